@@ -1,0 +1,155 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+
+	"github.com/agentvcr/agentvcr/agent"
+)
+
+// ErrInvariant marks a request the scripted gateway refused because its
+// messages broke the chat-completions invariants (a call without exactly one
+// result, a result pointing at no call). A real gateway answers 400 too.
+var ErrInvariant = errors.New("request breaks the message invariants")
+
+// A Gateway is the project's scripted stand-in for an OpenAI-compatible
+// gateway: it speaks POST /v1/chat/completions with SSE streaming, answers
+// from scripts (the request's "model" picks one), and checks the message
+// invariants on every request it receives. It is what the base cassettes are
+// recorded from, through the same recording path a user runs against a live
+// gateway; it is never presented as a live model.
+type Gateway struct {
+	scripts map[string]Script
+	key     string
+
+	mu       sync.Mutex
+	requests int
+	refused  []error
+}
+
+// NewGateway returns a gateway playing scripts. When key is not empty every
+// request must carry "Authorization: Bearer <key>", or it gets a 401.
+func NewGateway(key string, scripts ...Script) *Gateway {
+	g := &Gateway{scripts: make(map[string]Script, len(scripts)), key: key}
+	for _, s := range scripts {
+		g.scripts[s.Name] = s
+	}
+	return g
+}
+
+// Start serves the gateway on a loopback port. It returns the base URL to
+// give a client (ending in /v1) and a function that shuts the server down.
+func (g *Gateway) Start() (baseURL string, stop func()) {
+	srv := httptest.NewServer(g)
+	return srv.URL + "/v1", srv.Close
+}
+
+// Requests is how many requests the gateway has received.
+func (g *Gateway) Requests() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.requests
+}
+
+// Refused returns the invariant violations seen so far, each wrapping
+// ErrInvariant; empty when every request was valid.
+func (g *Gateway) Refused() []error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]error(nil), g.refused...)
+}
+
+// chatRequest is the part of a chat-completions request the gateway reads.
+type chatRequest struct {
+	Model    string          `json:"model"`
+	Messages []agent.Message `json:"messages"`
+	Stream   bool            `json:"stream"`
+}
+
+// ServeHTTP answers one chat-completions request.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.mu.Lock()
+	g.requests++
+	g.mu.Unlock()
+
+	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s", r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodPost {
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "use POST")
+		return
+	}
+	if g.key != "" && r.Header.Get("Authorization") != "Bearer "+g.key {
+		writeError(w, http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided.")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "cannot read body: "+err.Error())
+		return
+	}
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "body is not valid JSON: "+err.Error())
+		return
+	}
+	if !req.Stream {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "this gateway only streams: set \"stream\": true")
+		return
+	}
+	if err := agent.CheckMessages(req.Messages); err != nil {
+		g.mu.Lock()
+		g.refused = append(g.refused, fmt.Errorf("%w: %w", ErrInvariant, err))
+		g.mu.Unlock()
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "messages: "+err.Error())
+		return
+	}
+	script, ok := g.scripts[req.Model]
+	if !ok {
+		writeError(w, http.StatusNotFound, "model_not_found", fmt.Sprintf("the model %q does not exist", req.Model))
+		return
+	}
+	turn := 0
+	for _, m := range req.Messages {
+		if m.Role == "assistant" {
+			turn++
+		}
+	}
+	if turn >= len(script.Replies) {
+		writeError(w, http.StatusBadRequest, "invalid_request_error",
+			fmt.Sprintf("script %q has %d replies; request %d asks for one more", script.Name, len(script.Replies), turn+1))
+		return
+	}
+	reply := script.Replies[turn]
+	if reply.Status != 0 {
+		writeError(w, reply.Status, "scripted_error", fmt.Sprintf("scripted %d %s", reply.Status, http.StatusText(reply.Status)))
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	for _, event := range StreamReply(req.Model, script.Name, turn, reply) {
+		io.WriteString(w, event)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+}
+
+// writeError answers with an OpenAI-shaped error body.
+func writeError(w http.ResponseWriter, status int, code, message string) {
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": message, "type": "invalid_request_error", "code": code,
+	}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}

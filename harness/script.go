@@ -1,0 +1,45 @@
+package harness
+
+// A Script is the model's side of one conversation, played by the scripted
+// gateway: reply N answers the request that carries N-1 assistant messages.
+// The gateway is stateless; the conversation itself says where it stands.
+type Script struct {
+	// Name is what a request puts in "model" to pick this script.
+	Name string
+	// Replies are the model's turns, in order.
+	Replies []Reply
+}
+
+// A Reply is one model turn: optional text, then tool calls.
+type Reply struct {
+	// Text is the assistant's content, streamed before the calls.
+	Text string
+	// Calls are the tool calls of this turn, streamed in the clean shape
+	// (index from 0, id and name in the first piece, arguments in pieces).
+	Calls []ScriptCall
+	// FinishReason defaults to "tool_calls" when Calls is not empty and to
+	// "stop" otherwise.
+	FinishReason string
+	// Status, when not zero, answers with this HTTP status and an
+	// OpenAI-shaped error body instead of a stream (429, 500, ...).
+	Status int
+}
+
+// A ScriptCall is one tool call. Arguments is sent as written, so a script
+// can send arguments that are not valid JSON.
+type ScriptCall struct {
+	Name      string
+	Arguments string
+}
+
+// finishReason is the reply's finish_reason as sent.
+func (r Reply) finishReason() string {
+	switch {
+	case r.FinishReason != "":
+		return r.FinishReason
+	case len(r.Calls) > 0:
+		return "tool_calls"
+	default:
+		return "stop"
+	}
+}
