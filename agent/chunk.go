@@ -1,0 +1,171 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// chunk is one chat.completion.chunk as gateways send it. Unknown fields are
+// ignored; the error members are read so that a mid-stream error is not
+// mistaken for an empty chunk.
+type chunk struct {
+	Object  string          `json:"object"`
+	Choices []choice        `json:"choices"`
+	Usage   *Usage          `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+	Message json.RawMessage `json:"message"` // {"object":"error","message":..}
+	Type    json.RawMessage `json:"type"`
+	Code    json.RawMessage `json:"code"`
+}
+
+type choice struct {
+	Delta        delta  `json:"delta"`
+	FinishReason string `json:"finish_reason"`
+}
+
+type delta struct {
+	Content   rawText     `json:"content"`
+	ToolCalls []toolPiece `json:"tool_calls"`
+}
+
+// toolPiece is one tool_calls[] entry of a delta: a piece of a call.
+type toolPiece struct {
+	Index    optIndex `json:"index"`
+	ID       string   `json:"id"`
+	Function struct {
+		Name      string  `json:"name"`
+		Arguments rawArgs `json:"arguments"`
+	} `json:"function"`
+}
+
+// optIndex is a tool call index that may be missing, null or any integer.
+type optIndex struct {
+	N   int
+	Set bool
+}
+
+func (x *optIndex) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*x = optIndex{}
+		return nil
+	}
+	s := string(bytes.Trim(b, `"`))
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != float64(int(f)) {
+			return fmt.Errorf("tool call index %s is not an integer", b)
+		}
+		n = int(f)
+	}
+	*x = optIndex{N: n, Set: true}
+	return nil
+}
+
+// rawText is a JSON string kept as its quoted bytes (nil for null), decoded
+// straight into the buffer that collects it. The bytes point into the chunk's
+// data and are valid while it is.
+type rawText []byte
+
+func (t *rawText) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*t = nil
+		return nil
+	}
+	if len(b) < 2 || b[0] != '"' {
+		return fmt.Errorf("content is %s, not a string", b)
+	}
+	*t = b
+	return nil
+}
+
+// rawArgs is function.arguments: a JSON string (appended) or any other JSON
+// value such as an object (serialized, and it replaces the text).
+type rawArgs []byte
+
+func (a *rawArgs) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*a = nil
+		return nil
+	}
+	*a = b
+	return nil
+}
+
+// appendUnquoted appends the decoded text of the JSON string literal q (quotes
+// included; already validated by the decoder) to dst. Invalid surrogates
+// become U+FFFD, as encoding/json does; other bytes are copied as they are.
+func appendUnquoted(dst, q []byte) []byte {
+	s := q[1 : len(q)-1]
+	for {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 {
+			return append(dst, s...)
+		}
+		dst = append(dst, s[:i]...)
+		s = s[i:]
+		if len(s) < 2 {
+			return append(dst, s...)
+		}
+		switch c := s[1]; c {
+		case 'b':
+			dst, s = append(dst, '\b'), s[2:]
+		case 'f':
+			dst, s = append(dst, '\f'), s[2:]
+		case 'n':
+			dst, s = append(dst, '\n'), s[2:]
+		case 'r':
+			dst, s = append(dst, '\r'), s[2:]
+		case 't':
+			dst, s = append(dst, '\t'), s[2:]
+		case 'u':
+			var r rune
+			r, s = unquoteRune(s)
+			dst = utf8.AppendRune(dst, r)
+		default: // '"', '\\', '/'
+			dst, s = append(dst, c), s[2:]
+		}
+	}
+}
+
+// unquoteRune decodes the \uXXXX escape (or surrogate pair) at the start of s.
+func unquoteRune(s []byte) (rune, []byte) {
+	r := hex4(s[2:])
+	if r < 0 {
+		return 0xFFFD, s[2:]
+	}
+	s = s[6:]
+	if r < 0xD800 || r > 0xDFFF {
+		return r, s
+	}
+	if r < 0xDC00 && len(s) >= 6 && s[0] == '\\' && s[1] == 'u' {
+		if lo := hex4(s[2:]); lo >= 0xDC00 && lo <= 0xDFFF {
+			return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), s[6:]
+		}
+	}
+	return 0xFFFD, s
+}
+
+func hex4(s []byte) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}

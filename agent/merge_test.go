@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// streamFixtures lists testdata/streams/*.sse; each begins with a comment line
+// that says which quirk it reproduces and where that shape was seen.
+func streamFixtures(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/streams/*.sse")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stream fixtures: %v", err)
+	}
+	return files
+}
+
+// fixtureReason is the fixture's first comment line.
+func fixtureReason(t testing.TB, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	line = strings.TrimRight(line, "\r\n")
+	if i := strings.IndexByte(line, '\r'); i >= 0 {
+		line = line[:i]
+	}
+	if !strings.HasPrefix(line, ": ") {
+		t.Fatalf("%s: first line must be a comment that says what it reproduces, got %q", path, line)
+	}
+	return strings.TrimPrefix(line, ": ")
+}
+
+func goldenPath(fixture string) string {
+	return strings.TrimSuffix(fixture, ".sse") + ".golden.json"
+}
+
+func TestMergeStreamGolden(t *testing.T) {
+	for _, path := range streamFixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".sse")
+		t.Run(name, func(t *testing.T) {
+			reason := fixtureReason(t, path)
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			turn, err := MergeStream(f)
+			var got bytes.Buffer
+			if werr := WriteSummary(&got, turn, err); werr != nil {
+				t.Fatal(werr)
+			}
+			golden := goldenPath(path)
+			if *update {
+				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./agent -run TestMergeStreamGolden -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got.String()); diff != "" {
+				t.Errorf("%s\nmerge output mismatch (-want +got):\n%s", reason, diff)
+			}
+		})
+	}
+}
