@@ -1,12 +1,57 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/agentvcr/agentvcr/agent"
 )
 
-// cmdMerge is a placeholder until its issue lands.
+const mergeUsage = `usage: agentvcr merge [FILE]
+
+Merges a raw chat-completions SSE stream (FILE, or standard input) into one
+turn and prints it as one JSON line:
+  {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
+On a stream error it prints {"error":"…"} and exits 1.
+`
+
+// cmdMerge implements `agentvcr merge [FILE]`.
 func cmdMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "agentvcr merge: not implemented yet")
-	return 1
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(stdout, mergeUsage)
+			return 0
+		}
+		fmt.Fprint(stderr, mergeUsage)
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "agentvcr merge: too many arguments (want at most one FILE)\n\n%s", mergeUsage)
+		return 2
+	}
+	in := stdin
+	if fs.NArg() == 1 {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			fmt.Fprintf(stderr, "agentvcr merge: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		in = f
+	}
+	turn, err := agent.MergeStream(in)
+	if werr := agent.WriteSummary(stdout, turn, err); werr != nil {
+		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "agentvcr merge: %v\n", err)
+		return 1
+	}
+	return 0
 }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
+// package agent and compares stdout with the golden beside it.
+func TestMergeFixtures(t *testing.T) {
+	files, err := filepath.Glob("../../agent/testdata/streams/*.sse")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stream fixtures: %v", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
+			want, err := os.ReadFile(strings.TrimSuffix(path, ".sse") + ".golden.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"merge", path}, strings.NewReader(""), &stdout, &stderr)
+			if diff := cmp.Diff(string(want), stdout.String()); diff != "" {
+				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
+			}
+			wantCode, wantStderr := 0, ""
+			if bytes.HasPrefix(want, []byte(`{"error":`)) {
+				wantCode = 1
+				wantStderr = "agentvcr merge: " + errorText(t, want) + "\n"
+			}
+			if code != wantCode {
+				t.Errorf("exit code = %d, want %d", code, wantCode)
+			}
+			if diff := cmp.Diff(wantStderr, stderr.String()); diff != "" {
+				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func errorText(t *testing.T, golden []byte) string {
+	t.Helper()
+	s := strings.TrimSuffix(strings.TrimPrefix(string(golden), `{"error":"`), "\"}\n")
+	if strings.ContainsAny(s, `"\`) {
+		t.Fatalf("golden error text needs unescaping: %s", golden)
+	}
+	return s
+}
+
+func TestMergeCommand(t *testing.T) {
+	const stream = "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\n"
+	tests := []struct {
+		reason     string
+		args       []string
+		stdin      string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{
+			reason:     "without FILE the stream is read from standard input",
+			args:       []string{"merge"},
+			stdin:      stream,
+			wantStdout: `{"text":"hi","finish_reason":"stop","tool_turn":false,"tool_calls":[]}` + "\n",
+		},
+		{
+			reason:     "an empty input is a truncated stream",
+			args:       []string{"merge"},
+			wantCode:   1,
+			wantStdout: `{"error":"agent: stream ended without a finish_reason or [DONE]"}` + "\n",
+			wantStderr: "agentvcr merge: agent: stream ended without a finish_reason or [DONE]\n",
+		},
+		{
+			reason:     "a chunk that is not JSON is an error",
+			args:       []string{"merge"},
+			stdin:      "data: {oops\n\n",
+			wantCode:   1,
+			wantStdout: `{"error":"agent: chunk 1 is not a valid chunk: invalid character 'o' looking for beginning of object key string"}` + "\n",
+			wantStderr: "agentvcr merge: agent: chunk 1 is not a valid chunk: invalid character 'o' looking for beginning of object key string\n",
+		},
+		{
+			reason:     "two files are a usage error",
+			args:       []string{"merge", "a.sse", "b.sse"},
+			wantCode:   2,
+			wantStderr: "agentvcr merge: too many arguments (want at most one FILE)\n\n" + mergeUsage,
+		},
+		{
+			reason:     "an unknown flag is a usage error",
+			args:       []string{"merge", "-x"},
+			wantCode:   2,
+			wantStderr: "flag provided but not defined: -x\n" + mergeUsage,
+		},
+		{
+			reason:     "-h prints the usage on stdout",
+			args:       []string{"merge", "-h"},
+			wantStdout: mergeUsage,
+		},
+		{
+			reason:     "a missing file is reported on stderr with nothing on stdout",
+			args:       []string{"merge", "testdata/no-such.sse"},
+			wantCode:   1,
+			wantStderr: "agentvcr merge: open testdata/no-such.sse: no such file or directory\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d", code, tt.wantCode)
+			}
+			if diff := cmp.Diff(tt.wantStdout, stdout.String()); diff != "" {
+				t.Errorf("stdout (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantStderr, stderr.String()); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
