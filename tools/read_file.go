@@ -1,0 +1,115 @@
+package tools
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// read_file limits.
+const (
+	readDefaultLimit = 400 // lines per read
+	maxLineChars     = 500 // runes kept of a long line
+)
+
+type readFileArgs struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset"`
+	Limit  int    `json:"limit"`
+}
+
+// readFileTool reads one text file with line numbers. Its description and
+// parameter descriptions are readFileDesc, readPathDesc, readOffsetDesc and
+// readLimitDesc in texts_zh.go / texts_en.go.
+func readFileTool(lang Lang) Tool {
+	t := lang.texts()
+	return Tool{
+		Name:        "read_file",
+		Description: t.readFileDesc,
+		Parameters: objectSchema([]string{"path"},
+			param{"path", "string", t.readPathDesc, `"minLength":1`},
+			param{"offset", "integer", t.readOffsetDesc, `"minimum":1`},
+			param{"limit", "integer", t.readLimitDesc, `"minimum":1,"maximum":400`},
+		),
+		ReadOnly: true,
+		Run: func(ctx context.Context, ws *Workspace, raw json.RawMessage) (string, error) {
+			a := readFileArgs{Offset: 1, Limit: readDefaultLimit}
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return "", err
+			}
+			return readFile(ctx, ws, t, a)
+		},
+	}
+}
+
+// readFile returns a header, then lines offset..offset+limit-1 as
+// "<number right-aligned to the widest shown>\t<line>", then a note when
+// lines remain. The whole file is streamed once to count its lines; memory
+// holds only the lines returned.
+func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (string, error) {
+	rel, err := ws.Resolve(a.Path)
+	if err != nil {
+		return "", t.resolveFailure(err, a.Path)
+	}
+	f, info, err := ws.openRegular(rel)
+	if err != nil {
+		return "", t.fileFailure(err, rel, info)
+	}
+	defer f.Close()
+
+	br := bufio.NewReaderSize(f, readBufSize)
+	if isBinary(br) {
+		return fmt.Sprintf(t.binaryF, rel, info.Size()), nil
+	}
+	lr := &lineReader{br: br, keep: (maxLineChars + 1) * utf8.UTFMax}
+	var lines []string
+	n := 0 // lines read so far
+	for len(lines) < a.Limit {
+		want := n+1 >= a.Offset
+		line, cut, ok, err := lr.next(want)
+		if err != nil {
+			return "", t.fileFailure(err, rel, info)
+		}
+		if !ok {
+			break
+		}
+		n++
+		if n%4096 == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if want {
+			s, cutRunesToo := cutRunes(line, maxLineChars)
+			if cut || cutRunesToo {
+				s += fmt.Sprintf(t.lineCutF, maxLineChars)
+			}
+			lines = append(lines, s)
+		}
+	}
+	rest, err := countLines(br, ctx.Err)
+	if err != nil {
+		return "", err
+	}
+	total := n + rest
+	if total == 0 {
+		return fmt.Sprintf(t.emptyFileF, rel), nil
+	}
+	if len(lines) == 0 {
+		return "", failf(nil, t.offsetPastF, a.Offset, rel, total)
+	}
+	last := a.Offset + len(lines) - 1
+	width := len(strconv.Itoa(last))
+	var b strings.Builder
+	fmt.Fprintf(&b, t.headerF, rel, a.Offset, last, total)
+	for i, s := range lines {
+		fmt.Fprintf(&b, "\n%*d\t%s", width, a.Offset+i, s)
+	}
+	if total > last {
+		b.WriteByte('\n')
+		fmt.Fprintf(&b, t.moreLinesF, total-last, last+1)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,67 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// skipDirs are folders no walk enters (a pattern's literal prefix may still
+// name one explicitly).
+var skipDirs = []string{"node_modules", ".git", "dist"}
+
+// errStopWalk ends a walk early without an error.
+var errStopWalk = errors.New("stop walk")
+
+// walkFiles calls fn with the root-relative path of every regular file under
+// dir, in sorted path order (the order of the full path strings). It does not
+// follow symlinks (they are neither files nor folders here, so a link loop
+// cannot trap it), skips skipDirs and enters a folder only when enter says so.
+// Unreadable folders are skipped. fn may return errStopWalk.
+func walkFiles(ctx context.Context, fsys fs.FS, dir string, enter func(rel string) bool, fn func(rel string) error) error {
+	err := walkDir(ctx, fsys, dir, enter, fn)
+	if errors.Is(err, errStopWalk) {
+		return nil
+	}
+	return err
+}
+
+func walkDir(ctx context.Context, fsys fs.FS, dir string, enter func(string) bool, fn func(string) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(sortKey(a), sortKey(b)) })
+	for _, e := range entries {
+		rel := path.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
+			if slices.Contains(skipDirs, e.Name()) || !enter(rel) {
+				continue
+			}
+			if err := walkDir(ctx, fsys, rel, enter, fn); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			if err := fn(rel); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sortKey orders a folder as its name plus "/", which makes the walk visit
+// paths in the order of their full strings ("a.txt" before "a/b").
+func sortKey(e fs.DirEntry) string {
+	if e.IsDir() {
+		return e.Name() + "/"
+	}
+	return e.Name()
+}
