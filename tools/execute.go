@@ -44,11 +44,12 @@ func (r *Registry) execute(ctx context.Context, c Call) (string, bool) {
 		raw = "{}"
 	}
 	var args map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(raw), &args); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) || raw == "null" {
-			return fail(t.render([]problem{{kind: notObject, want: jsonType(json.RawMessage(raw))}}, nil))
-		}
+	err := json.Unmarshal([]byte(raw), &args)
+	var typeErr *json.UnmarshalTypeError
+	if err == nil && args == nil || errors.As(err, &typeErr) {
+		return fail(t.render([]problem{{kind: notObject, want: jsonType(json.RawMessage(raw))}}, nil))
+	}
+	if err != nil {
 		return fail(fmt.Sprintf(t.badJSONF, jsonMessage(err), shorten(raw, rawQuoteChars)))
 	}
 	if probs := e.schema.check(args); len(probs) > 0 {
