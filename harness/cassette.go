@@ -1,0 +1,246 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/dnaeon/go-vcr/v2/cassette"
+	"github.com/dnaeon/go-vcr/v2/recorder"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Mode is how a cassette is opened.
+type Mode int
+
+const (
+	// ModeReplay serves recorded interactions only; nothing reaches the
+	// network. It is the default.
+	ModeReplay Mode = iota
+	// ModeRecord sends every request to the real transport and writes a
+	// new cassette (an existing file is deleted first, never appended to).
+	ModeRecord
+)
+
+// Errors a cassette's callers test for. ErrReplayMiss is in match.go.
+var (
+	// ErrUnusedInteractions: after a replay, some recorded interactions
+	// were never asked for; the conversation went differently.
+	ErrUnusedInteractions = errors.New("recorded interactions were never used")
+	// ErrSecretInCassette: a secret survived redaction into the saved
+	// file; the file has been removed.
+	ErrSecretInCassette = errors.New("secret found in the saved cassette")
+	// ErrEmptyRecording: a recording ended with no request, so no file
+	// was written (go-vcr v2.1.0 skips saving an empty cassette).
+	ErrEmptyRecording = errors.New("recording holds no interaction")
+)
+
+// CassetteOptions tune a cassette. The zero value is usable.
+type CassetteOptions struct {
+	// Name is the scenario name that miss and unused errors print;
+	// default: the file name without its directory and ".yaml".
+	Name string
+	// Secrets are strings (API keys, tokens) that must never reach the
+	// file: each is replaced by REDACTED in bodies and URLs, and the saved
+	// file is scanned for them. Empty strings are ignored.
+	Secrets []string
+	// Rechunk is how response bodies reach the caller; the zero value
+	// delivers each body whole, as go-vcr does.
+	Rechunk Rechunk
+}
+
+// A Cassette records or replays chat-completions traffic through go-vcr
+// v2.1.0. Use Transport or Client for requests, then Stop exactly once.
+type Cassette struct {
+	file string // the .yaml path
+	name string
+	mode Mode
+	opts CassetteOptions
+	rec  *recorder.Recorder
+
+	// redact is the save filter's work; tests replace it to prove that
+	// the secret scan catches what redaction misses.
+	redact func(*cassette.Interaction) error
+
+	mu      sync.Mutex
+	sent    int          // requests sent through the cassette
+	keys    []requestKey // replay: the recorded requests, in file order
+	used    []bool       // replay: which recorded interactions were served
+	canon   map[string]requestKey
+	stopped bool
+}
+
+// OpenCassette opens the cassette at path (".yaml" is added when missing).
+// In ModeReplay the file must exist and real is not used; in ModeRecord the
+// file is deleted, then requests go to real (http.DefaultTransport when
+// nil) and are saved, redacted, by Stop.
+func OpenCassette(path string, mode Mode, real http.RoundTripper, opts CassetteOptions) (*Cassette, error) {
+	base := strings.TrimSuffix(path, ".yaml")
+	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts, canon: map[string]requestKey{}}
+	if c.name == "" {
+		c.name = filepath.Base(base)
+	}
+	c.redact = c.redactInteraction
+	var err error
+	switch mode {
+	case ModeRecord:
+		if err := os.Remove(c.file); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("cassette %s: delete before recording: %w", c.file, err)
+		}
+		c.rec, err = recorder.NewAsMode(base, recorder.ModeRecording, real)
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		c.rec.AddSaveFilter(func(i *cassette.Interaction) error { return c.redact(i) })
+	case ModeReplay:
+		c.rec, err = recorder.NewAsMode(base, recorder.ModeReplaying, nil)
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		c.rec.SkipRequestLatency = true
+		c.rec.SetMatcher(c.match)
+		loaded, err := cassette.Load(base)
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		for _, i := range loaded.Interactions {
+			c.keys = append(c.keys, keyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
+		}
+		c.used = make([]bool, len(c.keys))
+	default:
+		return nil, fmt.Errorf("cassette %s: unknown mode %d", c.file, mode)
+	}
+	return c, nil
+}
+
+// File is the cassette's path on disk.
+func (c *Cassette) File() string { return c.file }
+
+// Transport is the cassette as an http.RoundTripper, re-chunking response
+// bodies as CassetteOptions.Rechunk says.
+func (c *Cassette) Transport() http.RoundTripper {
+	return c.opts.Rechunk.Transport(cassetteTransport{c})
+}
+
+// Client is an http.Client using Transport.
+func (c *Cassette) Client() *http.Client {
+	return &http.Client{Transport: c.Transport()}
+}
+
+type keyCtx struct{}
+
+type cassetteTransport struct{ c *Cassette }
+
+// RoundTrip numbers the request, buffers its body so that the matcher can
+// compare it and go-vcr can record it, and turns go-vcr's bare "not found"
+// into a *MissError.
+func (t cassetteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := t.c
+	c.mu.Lock()
+	c.sent++
+	n := c.sent
+	c.mu.Unlock()
+
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: read request %d body: %w", c.file, n, err)
+		}
+		body = b
+	}
+	key := keyOf(req.Method, req.URL.String(), body)
+	out := req.Clone(context.WithValue(req.Context(), keyCtx{}, key))
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	out.ContentLength = int64(len(body))
+
+	resp, err := c.rec.RoundTrip(out)
+	if errors.Is(err, cassette.ErrInteractionNotFound) {
+		return nil, c.miss(n, key)
+	}
+	return resp, err
+}
+
+// match is the go-vcr matcher. go-vcr v2.1.0 calls it, in file order, only
+// for interactions not yet replayed and serves the first that matches; the
+// first unused recorded request with the same key is marked used here, the
+// same one go-vcr serves (both skip exactly the interactions served before).
+func (c *Cassette) match(r *http.Request, rec cassette.Request) bool {
+	sent, ok := r.Context().Value(keyCtx{}).(requestKey)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := rec.Method + " " + rec.URL + "\n" + rec.Body
+	k, ok := c.canon[id]
+	if !ok {
+		k = keyOf(rec.Method, rec.URL, []byte(rec.Body))
+		c.canon[id] = k
+	}
+	if !k.matches(sent) {
+		return false
+	}
+	for i, used := range c.used {
+		if !used && c.keys[i].matches(sent) {
+			c.used[i] = true
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Cassette) miss(n int, sent requestKey) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := &MissError{Scenario: c.name, Request: n, Method: sent.method, Path: sent.path, Recorded: len(c.keys)}
+	if i := nearest(c.keys, c.used, sent); i >= 0 {
+		e.Nearest = i + 1
+		e.Diff = cmp.Diff(c.keys[i].text(), sent.text())
+	}
+	return e
+}
+
+// Stop ends the cassette. After a recording it saves the file through the
+// redaction filter and scans it for secrets (ErrSecretInCassette, file
+// removed) and fails on an empty recording (ErrEmptyRecording). After a
+// replay it fails when an interaction was never used
+// (ErrUnusedInteractions). A second Stop does nothing.
+func (c *Cassette) Stop() error {
+	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		return nil
+	}
+	c.stopped = true
+	c.mu.Unlock()
+	if err := c.rec.Stop(); err != nil {
+		return fmt.Errorf("cassette %s: save: %w", c.file, err)
+	}
+	if c.mode == ModeRecord {
+		if _, err := os.Stat(c.file); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("cassette %s: %w", c.file, ErrEmptyRecording)
+		}
+		return c.scanSecrets()
+	}
+	var unused []string
+	for i, used := range c.used {
+		if !used {
+			unused = append(unused, fmt.Sprint(i+1))
+		}
+	}
+	if len(unused) > 0 {
+		return fmt.Errorf("scenario %q: %d of %d recorded interactions never used (number %s): %w",
+			c.name, len(unused), len(c.keys), strings.Join(unused, ", "), ErrUnusedInteractions)
+	}
+	return nil
+}
