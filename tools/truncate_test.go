@@ -66,7 +66,7 @@ func FuzzTruncate(f *testing.F) {
 	f.Add("字😀é\u0301", 2500)
 	f.Add("x\xffy", 4000)
 	f.Fuzz(func(t *testing.T, unit string, repeat int) {
-		if unit == "" || repeat < 0 || repeat > 5000 {
+		if unit == "" || repeat < 0 || len(unit)*repeat > 100_000 {
 			return
 		}
 		s := strings.Repeat(unit, repeat)
