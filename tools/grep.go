@@ -170,7 +170,7 @@ func around(line []byte, start, end, limit int) string {
 	if len(all) <= limit {
 		return string(all)
 	}
-	m := min(len(match), limit)
+	m := min(len(match), limit-2) // room for "…" on both sides
 	from := max(0, min(len(before)-(limit-m)/2, len(all)-limit))
 	window := append([]rune(nil), all[from:from+limit]...)
 	if from > 0 {
