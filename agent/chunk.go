@@ -21,6 +21,19 @@ type chunk struct {
 	Code    json.RawMessage `json:"code"`
 }
 
+// reset zeroes the chunk for the next decode but keeps the capacity of its
+// slices: encoding/json decodes into reused slice elements without zeroing them.
+func (c *chunk) reset() {
+	choices := c.Choices[:cap(c.Choices)]
+	for i := range choices {
+		pieces := choices[i].Delta.ToolCalls[:cap(choices[i].Delta.ToolCalls)]
+		clear(pieces)
+		choices[i] = choice{}
+		choices[i].Delta.ToolCalls = pieces[:0]
+	}
+	*c = chunk{Choices: choices[:0]}
+}
+
 type choice struct {
 	Delta        delta  `json:"delta"`
 	FinishReason string `json:"finish_reason"`

@@ -35,7 +35,8 @@ type merger struct {
 	usage    *Usage
 	acc      accumulator
 	chunks   int
-	finished bool // a non-empty finish_reason was seen
+	finished bool  // a non-empty finish_reason was seen
+	c        chunk // reused between chunks to keep allocations per chunk low
 }
 
 // MergeStream reads a raw chat-completions SSE stream and merges it into one
@@ -76,11 +77,12 @@ func MergeStream(r io.Reader) (*Turn, error) {
 // add merges one chunk's JSON.
 func (m *merger) add(data []byte) error {
 	m.chunks++
-	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	c := &m.c
+	c.reset()
+	if err := json.Unmarshal(data, c); err != nil {
 		return fmt.Errorf("agent: chunk %d is not a valid chunk: %w", m.chunks, err)
 	}
-	if err := chunkError(&c, data); err != nil {
+	if err := chunkError(c, data); err != nil {
 		return err
 	}
 	if c.Usage != nil {
