@@ -45,17 +45,17 @@ func TestReadFile(t *testing.T) {
 	}
 	long500 := strings.Repeat("字", 500)
 	files := map[string]string{
-		"src/calc.js":     string(calc),
-		"big.txt":         numbered(1, 1000),
-		"empty.txt":       "",
-		"nolf.txt":        "a\nb",
-		"crlf.txt":        "a\r\nb\r\n",
-		"blank.txt":       "\n\n",
-		"bad.txt":         "ok\xff\xfeend\n",
-		"bin.dat":         "PNG\x00\x01\x02",
-		"late_nul.txt":    strings.Repeat("a", 8000) + "\x00",
-		"long.txt":        long500 + "\n" + long500 + "字\n" + strings.Repeat("😀", 700),
-		"深/文件.txt":        "你好\n",
+		"src/calc.js":       string(calc),
+		"big.txt":           numbered(1, 1000),
+		"empty.txt":         "",
+		"nolf.txt":          "a\nb",
+		"crlf.txt":          "a\r\nb\r\n",
+		"blank.txt":         "\n\n",
+		"bad.txt":           "ok\xff\xfeend\n",
+		"bin.dat":           "PNG\x00\x01\x02",
+		"late_nul.txt":      strings.Repeat("a", 8000) + "\x00",
+		"long.txt":          long500 + "\n" + long500 + "字\n" + strings.Repeat("😀", 700),
+		"深/文件.txt":          "你好\n",
 		"node_modules/m.js": "m\n",
 	}
 	tests := []struct {
