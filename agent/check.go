@@ -6,7 +6,7 @@ import (
 )
 
 // ErrInvalidMessages is wrapped by every error CheckMessages returns.
-var ErrInvalidMessages = errors.New("agent: invalid messages")
+var ErrInvalidMessages = errors.New("invalid messages")
 
 // CheckMessages checks the invariants a gateway enforces on every request:
 // each tool call of an assistant message has a non-empty id, unique within that

@@ -70,11 +70,11 @@ func (c *Client) Endpoint() string {
 func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Definition) (*Turn, error) {
 	body, err := RequestBody(c.Model, msgs, defs)
 	if err != nil {
-		return nil, fmt.Errorf("agent: encoding request: %w", err)
+		return nil, fmt.Errorf("encoding request: %w", err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint(), bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, fmt.Errorf("building request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
@@ -87,7 +87,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("agent: request failed: %w", err)
+		return nil, fmt.Errorf("sending request: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -96,7 +96,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 	}
 	turn, err := MergeStream(resp.Body)
 	if err != nil && ctx.Err() != nil {
-		return turn, fmt.Errorf("agent: reading stream: %w", ctx.Err())
+		return turn, fmt.Errorf("reading stream: %w", ctx.Err())
 	}
 	return turn, err
 }

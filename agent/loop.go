@@ -64,7 +64,11 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 			}
 			return msgs, fmt.Errorf("agent: request %d: %w", turn, err)
 		}
-		msgs = append(msgs, Message{Role: RoleAssistant, Content: t.Text, ToolCalls: t.ToolCalls})
+		reply := Message{Role: RoleAssistant, Content: t.Text}
+		if len(t.ToolCalls) > 0 {
+			reply.ToolCalls = t.ToolCalls
+		}
+		msgs = append(msgs, reply)
 		msgs = l.runCalls(ctx, turn, t.ToolCalls, msgs)
 		if t.Text != "" {
 			l.emit(Event{Kind: KindText, Turn: turn, Text: t.Text})

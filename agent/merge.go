@@ -10,7 +10,7 @@ import (
 
 // ErrTruncatedStream is returned when a stream ends with neither a
 // finish_reason nor [DONE]: the turn may be incomplete.
-var ErrTruncatedStream = errors.New("agent: stream ended without a finish_reason or [DONE]")
+var ErrTruncatedStream = errors.New("stream ended without a finish_reason or [DONE]")
 
 // Usage is the token count a gateway reports. The last one in a stream wins.
 type Usage struct {
@@ -52,7 +52,7 @@ func MergeStream(r io.Reader) (*Turn, error) {
 			break
 		}
 		if err != nil {
-			return m.turn(), fmt.Errorf("agent: reading stream: %w", err)
+			return m.turn(), fmt.Errorf("reading stream: %w", err)
 		}
 		if ev.Error {
 			return m.turn(), eventError(ev.Data)
@@ -80,7 +80,7 @@ func (m *merger) add(data []byte) error {
 	c := &m.c
 	c.reset()
 	if err := json.Unmarshal(data, c); err != nil {
-		return fmt.Errorf("agent: chunk %d is not a valid chunk: %w", m.chunks, err)
+		return fmt.Errorf("chunk %d is not a valid chunk: %w", m.chunks, err)
 	}
 	if err := chunkError(c, data); err != nil {
 		return err

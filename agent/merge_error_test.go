@@ -93,12 +93,12 @@ func TestStreamErrorShapes(t *testing.T) {
 		in     string
 		want   string
 	}{
-		{"error as a bare string (ollama native)", `data: {"error":"model not found"}`, "agent: stream error: model not found"},
-		{"error object without a message shows the data", `data: {"error":{"code":"rate_limited"}}`, `agent: stream error: {"error":{"code":"rate_limited"}} (code rate_limited)`},
-		{"event: error with non-JSON data", "event: error\ndata: upstream went away", "agent: stream error: upstream went away"},
-		{"event: error with no data", "event: error\n", "agent: stream error: (no details)"},
-		{"event: error with a top-level message", `event: error` + "\n" + `data: {"message":"boom","code":13}`, "agent: stream error: boom (code 13)"},
-		{"object:error with no message", `data: {"object":"error"}`, `agent: stream error: {"object":"error"}`},
+		{"error as a bare string (ollama native)", `data: {"error":"model not found"}`, "stream error: model not found"},
+		{"error object without a message shows the data", `data: {"error":{"code":"rate_limited"}}`, `stream error: {"error":{"code":"rate_limited"}} (code rate_limited)`},
+		{"event: error with non-JSON data", "event: error\ndata: upstream went away", "stream error: upstream went away"},
+		{"event: error with no data", "event: error\n", "stream error: (no details)"},
+		{"event: error with a top-level message", `event: error` + "\n" + `data: {"message":"boom","code":13}`, "stream error: boom (code 13)"},
+		{"object:error with no message", `data: {"object":"error"}`, `stream error: {"object":"error"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -157,10 +157,10 @@ func TestMergeStreamBadChunks(t *testing.T) {
 		in     string
 		want   string
 	}{
-		{"data that is not JSON", "data: : OPENROUTER PROCESSING", "agent: chunk 1 is not a valid chunk: invalid character ':' looking for beginning of value"},
-		{"a chunk that is a JSON string", `data: "ping"`, "agent: chunk 1 is not a valid chunk: json: cannot unmarshal string into Go value of type agent.chunk"},
-		{"an index that is not an integer", `data: {"choices":[{"delta":{"tool_calls":[{"index":"x"}]}}]}`, `agent: chunk 1 is not a valid chunk: tool call index "x" is not an integer`},
-		{"content that is not a string", `data: {"choices":[{"delta":{"content":7}}]}`, "agent: chunk 1 is not a valid chunk: content is 7, not a string"},
+		{"data that is not JSON", "data: : OPENROUTER PROCESSING", "chunk 1 is not a valid chunk: invalid character ':' looking for beginning of value"},
+		{"a chunk that is a JSON string", `data: "ping"`, "chunk 1 is not a valid chunk: json: cannot unmarshal string into Go value of type agent.chunk"},
+		{"an index that is not an integer", `data: {"choices":[{"delta":{"tool_calls":[{"index":"x"}]}}]}`, `chunk 1 is not a valid chunk: tool call index "x" is not an integer`},
+		{"content that is not a string", `data: {"choices":[{"delta":{"content":7}}]}`, "chunk 1 is not a valid chunk: content is 7, not a string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {

@@ -17,7 +17,7 @@ type StreamError struct {
 
 func (e *StreamError) Error() string {
 	var b strings.Builder
-	b.WriteString("agent: stream error: ")
+	b.WriteString("stream error: ")
 	b.WriteString(e.Message)
 	var tags []string
 	if e.Type != "" {

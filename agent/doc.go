@@ -1,0 +1,62 @@
+// Package agent is the core of a read-only coding agent: it speaks the
+// chat-completions wire format with stream: true, merges the streamed answer
+// into one turn, and runs the loop think -> call tools -> observe.
+//
+// # Stream rules (MergeStream)
+//
+// SSE: lines end in CRLF, LF or a bare CR (a CR at the end of a read may be
+// half a CRLF); "data:" with or without one space; several data lines join
+// with "\n"; ":" comments and unknown fields are ignored; an event is
+// dispatched on a blank line and at EOF; lines have no length limit. "[DONE]"
+// ends the stream; "data: null" is skipped. A stream error is an
+// "event: error", a chunk whose "error" member is not null, or a chunk with
+// "object":"error" ("error": null is not an error): *StreamError. A stream
+// that ends with neither a finish_reason nor [DONE] is ErrTruncatedStream.
+// Data that is not a JSON object is an error too. On any error MergeStream
+// returns the turn merged so far together with the error.
+//
+// Chunks: every choices[] entry is merged, whatever its choice index, into
+// one turn; a chunk with empty choices may still carry usage (the last one
+// wins, never a sum); the chunk-level id may change; unknown fields are
+// ignored. The first non-empty finish_reason is the turn's.
+//
+// # Tool-call identity (the accumulator)
+//
+// Calls are slots found through maps, never an array keyed by index:
+//  1. a piece whose non-empty id is already known belongs to that call,
+//     whatever its index;
+//  2. else, with an index: the call at that index; a new non-empty id plus a
+//     name at an index in use opens a new call when the call there already
+//     has an id or another name (Ollama sends every call at index 0);
+//  3. else, without an index: a new id, or a name that differs from the
+//     latest call's, opens a new call; otherwise the piece continues the
+//     latest call (the one the last piece went to);
+//  4. id: the first non-empty one wins ("" and "null" are no id; later ids
+//     become aliases of the call); name: set once, never clobbered by "" or a
+//     repeat; arguments: strings are appended, any other JSON value (an
+//     object) is serialized compactly and replaces the text. A piece with no
+//     id, no name and no argument text opens nothing;
+//  5. at the end the calls are drained sorted by index (ties go to the first
+//     seen; a call without an index sorts by its first-seen position), empty
+//     arguments become "{}", a missing id becomes call_<index>_<position>
+//     (suffixed if a real id has that name). A turn is a tool turn when
+//     finish_reason is "tool_calls" or at least one call merged.
+//
+// Arguments are never parsed here: invalid JSON reaches the tool entry, which
+// turns it into a failure result fed back to the model.
+//
+// # Client and loop
+//
+// Client.Complete posts {"model","messages","tools","stream":true} (in that
+// key order, the same bytes for the same input, "tools" left out when empty)
+// to BaseURL + "/chat/completions"; a status outside 2xx is an *HTTPError.
+// Loop.Run re-sends the whole conversation on every request and checks
+// CheckMessages before each one. Calls run one at a time in merged order,
+// each answered by exactly one tool message. A request that fails adds
+// nothing to the messages (a partial assistant message is dropped); a
+// cancellation while tools run closes the remaining calls with a failure
+// result; so the returned messages always pass CheckMessages. The loop ends
+// when a turn asks for no call, at MaxTurns (ErrTurnLimit), on an error, or
+// on cancellation. Events per turn: call and result for each call, then text,
+// then turn_end.
+package agent

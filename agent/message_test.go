@@ -1,0 +1,92 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMessageJSON(t *testing.T) {
+	tests := []struct {
+		reason string
+		msg    Message
+		want   string
+	}{
+		{"user message", Message{Role: RoleUser, Content: "hi"}, `{"role":"user","content":"hi"}`},
+		{"empty content stays a string", Message{Role: RoleAssistant}, `{"role":"assistant","content":""}`},
+		{"calls and no text: content null", Message{Role: RoleAssistant, ToolCalls: []ToolCall{call("c1", "glob", `{"pattern":"*"}`)}},
+			`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{\"pattern\":\"*\"}"}}]}`},
+		{"calls and text", Message{Role: RoleAssistant, Content: "Looking.", ToolCalls: []ToolCall{call("c1", "glob", "{}")}},
+			`{"role":"assistant","content":"Looking.","tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{}"}}]}`},
+		{"tool result", Message{Role: RoleTool, ToolCallID: "c1", Content: "中文\n"}, `{"role":"tool","content":"中文\n","tool_call_id":"c1"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			got, err := json.Marshal(tt.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			var back Message
+			if err := json.Unmarshal(got, &back); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.msg, back); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckMessages(t *testing.T) {
+	asst := func(ids ...string) Message {
+		m := Message{Role: RoleAssistant}
+		for _, id := range ids {
+			m.ToolCalls = append(m.ToolCalls, call(id, "glob", "{}"))
+		}
+		return m
+	}
+	res := func(id string) Message { return Message{Role: RoleTool, ToolCallID: id, Content: "ok"} }
+	user := Message{Role: RoleUser, Content: "q"}
+	tests := []struct {
+		reason string
+		msgs   []Message
+		want   string // "" means valid
+	}{
+		{"no messages", nil, ""},
+		{"calls answered in any order", []Message{user, asst("a", "b"), res("b"), res("a"), asst()}, ""},
+		{"two tool turns", []Message{user, asst("a"), res("a"), asst("a"), res("a")}, ""},
+		{"a call without a result", []Message{user, asst("a", "b"), res("a")}, `invalid messages: message 1: tool call "b" has no result`},
+		{"a call answered twice", []Message{user, asst("a"), res("a"), res("a")}, `invalid messages: message 3: tool call "a" has a second result`},
+		{"a result for an unknown call", []Message{user, asst("a"), res("a"), res("z")}, `invalid messages: message 3: tool result "z" points at no call of message 1`},
+		{"a result with no assistant call before it", []Message{user, res("a")}, `invalid messages: message 1: tool result "a" does not answer a call of the assistant message before it`},
+		{"a result after another message", []Message{user, asst("a"), user, res("a")}, `invalid messages: message 1: tool call "a" has no result`},
+		{"an empty call id", []Message{user, asst(""), res("")}, `invalid messages: message 1: tool call "glob" has an empty id`},
+		{"a duplicate call id in one message", []Message{user, asst("a", "a"), res("a")}, `invalid messages: message 1: tool call id "a" appears twice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			err := CheckMessages(tt.msgs)
+			got := ""
+			if err != nil {
+				got = err.Error()
+				if !errors.Is(err, ErrInvalidMessages) {
+					t.Errorf("error does not wrap ErrInvalidMessages")
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSystemPrompt(t *testing.T) {
+	if SystemPrompt("") != systemPromptZH || SystemPrompt("zh") != systemPromptZH || SystemPrompt("en") != systemPromptEN {
+		t.Error("SystemPrompt: zh is the default, en picks English")
+	}
+}
