@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,6 +34,9 @@ func globTree(t *testing.T) (*Workspace, string) {
 	symlink(t, ws.Root(), filepath.Join(ws.Root(), "src", "loop"))
 	symlink(t, parent, filepath.Join(ws.Root(), "out"))
 	symlink(t, "calc.js", filepath.Join(ws.Root(), "src", "calc_link.js"))
+	if err := syscall.Mkfifo(filepath.Join(ws.Root(), "src", "pipe.js"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return ws, parent
 }
 

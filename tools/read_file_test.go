@@ -213,3 +213,35 @@ func TestReadFileLongLineMemory(t *testing.T) {
 		t.Errorf("fed back %d runes", res.Chars())
 	}
 }
+
+// FuzzReadFile: whatever the bytes, read_file feeds back valid UTF-8, lines of
+// at most 500 runes plus the cut note, and at most 8054 runes in all.
+func FuzzReadFile(f *testing.F) {
+	f.Add([]byte("a\nb\r\nc"), 1)
+	f.Add([]byte("字😀\xff\xfe\n"), 700)
+	f.Add([]byte("\x00bin"), 1)
+	ws, _ := newWorkspace(f, nil)
+	r := Default(ws, ZH)
+	path := filepath.Join(ws.Root(), "f.txt")
+	f.Fuzz(func(t *testing.T, unit []byte, repeat int) {
+		if repeat < 0 || len(unit)*repeat > 200_000 {
+			return
+		}
+		if err := os.WriteFile(path, bytes.Repeat(unit, repeat), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := r.Execute(context.Background(), Call{Name: "read_file", Arguments: `{"path":"f.txt"}`})
+		if res.IsError || !utf8.ValidString(res.Content) || res.Chars() > 8054 {
+			t.Fatalf("error=%v valid=%v chars=%d: %.200q", res.IsError, utf8.ValidString(res.Content), res.Chars(), res.Content)
+		}
+		if res.Meta.Truncated {
+			return
+		}
+		for _, line := range strings.Split(res.Content, "\n")[1:] {
+			line = strings.TrimSuffix(line, "…（此行过长，只显示前 500 字符）")
+			if n := utf8.RuneCountInString(line); n > 500+8 {
+				t.Fatalf("a line of %d runes", n)
+			}
+		}
+	})
+}
