@@ -63,11 +63,11 @@ func TestGlob(t *testing.T) {
 		{"character classes", ZH, `{"pattern":"src/[ci]*.js"}`, "src/calc.js\nsrc/index.js"},
 		{"the limit and how many more", ZH, `{"pattern":"**/*.js","limit":2}`,
 			"src/calc.js\nsrc/index.js\n（还有 3 个文件没有显示；请用更具体的模式缩小范围）"},
-		{"how many more, en", EN, `{"pattern":"**","limit":1}`, ".env\n(10 more files not shown; use a more specific pattern)"},
+		{"how many more, en", EN, `{"pattern":"**","limit":1}`, ".env\n(files not shown: 10 more; use a more specific pattern)"},
 		{"no match says how many files there are", ZH, `{"pattern":"**/*.py"}`,
 			`没有文件匹配 "**/*.py"。工作目录里一共有 11 个文件（不算 node_modules、.git、dist 里的）。`},
 		{"no match, en", EN, `{"pattern":"nope/*.js"}`,
-			`No files match "nope/*.js". The workspace holds 11 files in all (not counting node_modules, .git and dist).`},
+			`No files match "nope/*.js". Files in the workspace: 11 in all (not counting node_modules, .git and dist).`},
 	}
 	for _, tt := range tests {
 		res := execute(t, ws, parent, tt.lang, "glob", tt.args)

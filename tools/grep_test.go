@@ -56,8 +56,8 @@ func TestGrep(t *testing.T) {
 		{"invalid UTF-8 becomes U+FFFD", ZH, `{"pattern":"NEEDLE","glob":"bad.txt"}`, "bad.txt:1:x\uFFFDNEEDLE"},
 		{"no hit says how many files were searched", ZH, `{"pattern":"nothing here"}`, `没有匹配 "nothing here" 的行（搜索了 9 个文件）。`},
 		{"no hit with a glob", ZH, `{"pattern":"zzz","glob":"src/*.js"}`, `没有匹配 "zzz" 的行（搜索了 2 个匹配 "src/*.js" 的文件）。`},
-		{"no hit, en", EN, `{"pattern":"zzz"}`, `No lines match "zzz" (9 files searched).`},
-		{"no hit with a glob, en", EN, `{"pattern":"zzz","glob":"**/*.md"}`, `No lines match "zzz" (1 files searched, those matching "**/*.md").`},
+		{"no hit, en", EN, `{"pattern":"zzz"}`, `No lines match "zzz" (files searched: 9).`},
+		{"no hit with a glob, en", EN, `{"pattern":"zzz","glob":"**/*.md"}`, `No lines match "zzz" (files searched: 1, those matching "**/*.md").`},
 	}
 	for _, tt := range tests {
 		res := execute(t, ws, parent, tt.lang, "grep", tt.args)

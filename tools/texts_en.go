@@ -55,10 +55,10 @@ var enTexts = catalog{
 	readLimitDesc:  "Maximum number of lines to read, 1 to 400. Default 400.",
 	headerF:        "%s (lines %d–%d of %d)",
 	emptyFileF:     "%s (empty file, 0 lines)",
-	moreLinesF:     "(%d more lines; to continue, read again with offset=%d)",
+	moreLinesF:     "(remaining lines: %d; to continue, read again with offset=%d)",
 	lineCutF:       "… (line too long; first %d characters shown)",
 	binaryF:        "%s is a binary file (%d bytes); its content is not shown.",
-	offsetPastF:    "offset %d is past the end of the file (%s has %d lines)",
+	offsetPastF:    "offset %d is past the end of the file (lines in %s: %d)",
 
 	globDesc: "List the files in the workspace whose paths match a pattern. " +
 		"Use it to learn which files exist or where files of a kind live; to search file contents use grep. " +
@@ -69,8 +69,8 @@ var enTexts = catalog{
 		`Examples: {"pattern":"**/*.js"}, {"pattern":"test/**/*.test.js"}`,
 	globPatternDesc: "Pattern for file paths, e.g. **/*.js or src/*.ts. Required; must stay inside the workspace.",
 	globLimitDesc:   "Maximum number of paths to return, 1 to 200. Default 200.",
-	globMoreF:       "(%d more files not shown; use a more specific pattern)",
-	globEmptyF:      "No files match %q. The workspace holds %d files in all (not counting node_modules, .git and dist).",
+	globMoreF:       "(files not shown: %d more; use a more specific pattern)",
+	globEmptyF:      "No files match %q. Files in the workspace: %d in all (not counting node_modules, .git and dist).",
 
 	grepDesc: "Search the contents of the files in the workspace with a regular expression (RE2 syntax, matched line by line; start with (?i) to ignore case). " +
 		"Use it to find where a name, a string or an error message appears; then use read_file to see the context. " +
@@ -81,7 +81,7 @@ var enTexts = catalog{
 	grepPatternDesc: `Regular expression to search for (RE2 syntax), e.g. function\s+divide. Required.`,
 	grepGlobDesc:    "Search only the files whose paths match this pattern, same syntax as the glob tool, e.g. **/*.js. Default: all files.",
 	grepMoreF:       "(stopped at %d hits; there are more: make the pattern more specific or narrow the files with the glob parameter)",
-	grepNoneF:       "No lines match %q (%d files searched).",
-	grepNoneGlobF:   "No lines match %q (%d files searched, those matching %q).",
+	grepNoneF:       "No lines match %q (files searched: %d).",
+	grepNoneGlobF:   "No lines match %q (files searched: %d, those matching %q).",
 	badRegexpF:      "invalid regular expression %q: %s",
 }
