@@ -2,7 +2,6 @@ package agent
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +36,7 @@ type merger struct {
 	chunks   int
 	finished bool  // a non-empty finish_reason was seen
 	c        chunk // reused between chunks to keep allocations per chunk low
+	dec      chunkDecoder
 }
 
 // MergeStream reads a raw chat-completions SSE stream and merges it into one
@@ -79,7 +79,7 @@ func (m *merger) add(data []byte) error {
 	m.chunks++
 	c := &m.c
 	c.reset()
-	if err := json.Unmarshal(data, c); err != nil {
+	if err := m.dec.decode(data, c); err != nil {
 		return fmt.Errorf("chunk %d is not a valid chunk: %w", m.chunks, err)
 	}
 	if err := chunkError(c, data); err != nil {
