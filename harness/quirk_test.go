@@ -17,7 +17,7 @@ import (
 // update rewrites golden files; it is the package's one -update flag.
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
-func readFixture(t *testing.T, name string) []byte {
+func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -323,4 +323,73 @@ func TestQuirkNotApplicable(t *testing.T) {
 			t.Errorf("%s error text (-want +got):\n%s", tt.quirk, diff)
 		}
 	}
+}
+
+// mustQuirk returns the named quirk; the name is a constant of the test.
+func mustQuirk(name string) Quirk {
+	q, ok := QuirkByName(name)
+	if !ok {
+		panic("no quirk " + name)
+	}
+	return q
+}
+
+// FuzzQuirks feeds every transform arbitrary bodies: an error is fine, a
+// panic is not, and a benign transform of a stream the reference merges
+// must merge to the same calls' names and arguments.
+func FuzzQuirks(f *testing.F) {
+	f.Add(readFixture(f, "quirks/clean.sse"))
+	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"x\",\"arguments\":\"{\\\"k\\\":\\\"\\\\u00e9\\\"}\"}},{\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"y\"}}]}}]}\n\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, q := range Quirks() {
+			out, err := q.Apply(body, 1)
+			if err != nil || !q.Benign || q.Name == "interleaved_calls" {
+				continue
+			}
+			before, err1 := refMerge(body)
+			after, err2 := refMerge(out)
+			if err1 != nil || err2 != nil || !cleanShape(body) {
+				continue
+			}
+			names := func(r refTurn) (out []string) {
+				for _, c := range r.Calls {
+					out = append(out, c.Name+" "+c.Arguments)
+				}
+				return out
+			}
+			if diff := cmp.Diff(names(before), names(after)); diff != "" {
+				t.Errorf("%s changed the calls (-before +after):\n%s", q.Name, diff)
+			}
+		}
+	})
+}
+
+// cleanShape reports whether body is in the shape the transforms assume:
+// every piece has a numeric index, each call's pieces come together, and a
+// call's first piece carries a distinct non-empty id and a name.
+func cleanShape(body []byte) bool {
+	s, err := parseQuirkStream(body)
+	if err != nil {
+		return false
+	}
+	groups := s.calls()
+	ids := map[string]bool{}
+	for _, g := range groups {
+		head := s.items[g.items[0]].toolCall()
+		if _, err := g.index.Int64(); err != nil || g.id == "" || ids[g.id] || head.str("id") != g.id ||
+			head.object("function").str("name") == "" {
+			return false
+		}
+		ids[g.id] = true
+		for _, i := range g.items[1:] {
+			tc := s.items[i].toolCall()
+			if v, ok := tc.get("id"); ok && v != g.id && v != "" {
+				return false
+			}
+			if _, ok := tc.get("index"); !ok {
+				return false
+			}
+		}
+	}
+	return contiguous(groups, s)
 }

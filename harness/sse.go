@@ -26,18 +26,16 @@ type Event struct {
 func ParseSSE(body []byte) []Event {
 	var events []Event
 	var cur Event
-	pending := false
 	flush := func() {
-		if pending {
+		if cur.HasData || cur.Name != "" || len(cur.Comments) > 0 {
 			events = append(events, cur)
 		}
-		cur, pending = Event{}, false
+		cur = Event{}
 	}
 	for _, line := range sseLines(body) {
 		switch {
 		case line == "":
 			flush()
-			continue
 		case strings.HasPrefix(line, ":"):
 			cur.Comments = append(cur.Comments, line[1:])
 		default:
@@ -52,11 +50,8 @@ func ParseSSE(body []byte) []Event {
 				}
 			case "event":
 				cur.Name = value
-			default:
-				continue
 			}
 		}
-		pending = true
 	}
 	flush()
 	return events
