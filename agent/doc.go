@@ -57,6 +57,6 @@
 // cancellation while tools run closes the remaining calls with a failure
 // result; so the returned messages always pass CheckMessages. The loop ends
 // when a turn asks for no call, at MaxTurns (ErrTurnLimit), on an error, or
-// on cancellation. Events per turn: call and result for each call, then text,
-// then turn_end.
+// on cancellation. Events per turn: text (the model speaks before it acts),
+// then call and result for each call, then turn_end.
 package agent

@@ -69,10 +69,10 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 			reply.ToolCalls = t.ToolCalls
 		}
 		msgs = append(msgs, reply)
-		msgs = l.runCalls(ctx, turn, t.ToolCalls, msgs)
 		if t.Text != "" {
 			l.emit(Event{Kind: KindText, Turn: turn, Text: t.Text})
 		}
+		msgs = l.runCalls(ctx, turn, t.ToolCalls, msgs)
 		l.emit(Event{Kind: KindTurnEnd, Turn: turn, FinishReason: t.FinishReason, ToolCalls: len(t.ToolCalls)})
 		if err := ctx.Err(); err != nil {
 			return msgs, cancelled(err)

@@ -70,11 +70,11 @@ func TestLoopRunsToolsThenAnswers(t *testing.T) {
 	}
 	c1, c2 := &EventCall{ID: "c1", Name: "echo", Arguments: `{"text":"中文"}`}, &EventCall{ID: "c2", Name: "edit_file", Arguments: `{"path":"a"}`}
 	wantEvents := []Event{
+		{Kind: KindText, Turn: 1, Text: "Looking."},
 		{Kind: KindCall, Turn: 1, Call: c1},
 		{Kind: KindResult, Turn: 1, Call: c1, Result: &EventResult{Chars: 14, Summary: "中文", OriginalChars: 14}},
 		{Kind: KindCall, Turn: 1, Call: c2},
 		{Kind: KindResult, Turn: 1, Call: c2, Result: &EventResult{Chars: unknown.Chars(), IsError: true, Summary: unknown.Content, OriginalChars: unknown.Chars()}},
-		{Kind: KindText, Turn: 1, Text: "Looking."},
 		{Kind: KindTurnEnd, Turn: 1, FinishReason: "tool_calls", ToolCalls: 2},
 		{Kind: KindText, Turn: 2, Text: "The bug is a / b."},
 		{Kind: KindTurnEnd, Turn: 2, FinishReason: "stop"},
