@@ -1,9 +1,11 @@
-package main
+package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 
 	"github.com/agentvcr/agentvcr/agent"
@@ -18,7 +20,8 @@ On a stream error it prints {"error":"…"} and exits 1.
 `
 
 // cmdMerge implements `agentvcr merge [FILE]`.
-func cmdMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func cmdMerge(env Env, args []string) int {
+	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
@@ -36,7 +39,11 @@ func cmdMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in := stdin
 	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
+		f, err := os.Open(env.path(fs.Arg(0)))
+		var pe *iofs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = fs.Arg(0) // the path as the user wrote it
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "agentvcr merge: %v\n", err)
 			return 1

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -31,7 +30,8 @@ type toolJSON struct {
 }
 
 // cmdTool runs `agentvcr tool`.
-func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func cmdTool(env Env, args []string) int {
+	stdin, stdout, stderr := env.Stdin, env.Stdout, env.Stderr
 	fs := flag.NewFlagSet("tool", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -39,7 +39,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	dir := fs.String("C", ".", "workspace `DIR` the tool reads")
-	langFlag := fs.String("lang", os.Getenv("AGENTVCR_LANG"), "locale of the texts: zh or en (default $AGENTVCR_LANG, else zh)")
+	langFlag := fs.String("lang", env.Getenv("AGENTVCR_LANG"), "locale of the texts: zh or en (default $AGENTVCR_LANG, else zh)")
 	asJSON := fs.Bool("json", false, "print one JSON line: ok, content, chars, truncated, original_chars")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -68,7 +68,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		call.Arguments = string(b)
 	}
-	ws, err := tools.NewWorkspace(*dir)
+	ws, err := tools.NewWorkspace(env.path(*dir))
 	if err != nil {
 		fmt.Fprintf(stderr, "agentvcr tool: %v\n", err)
 		return 1

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Env is everything a command takes from the process around it. The real
+// command passes the process's own; scenarios pass their $WORK folder, their
+// environment and their output buffers, so that many run in parallel in one
+// test process without touching its working folder or environment.
+type Env struct {
+	// Dir is the folder relative paths are resolved against.
+	Dir string
+	// Getenv reads an environment variable ("" when unset).
+	Getenv func(string) string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Color allows ANSI colour on Stdout (a terminal, and NO_COLOR unset).
+	Color bool
+}
+
+// ProcessEnv returns the Env of the running process.
+func ProcessEnv() Env {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return Env{
+		Dir:    dir,
+		Getenv: os.Getenv,
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Stderr: os.Stderr,
+		Color:  os.Getenv("NO_COLOR") == "" && isTerminal(os.Stdout),
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal), without
+// a dependency: good enough to decide on colour.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// path resolves p against the Env's folder.
+func (e Env) path(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.Dir, p)
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// liveSettings reads the gateway, model and key of a live run, each from
+// its flag or its environment variable, and says what to do when one is
+// missing.
+func liveSettings(env Env, f runFlags) (baseURL, model, key string, err error) {
+	baseURL, model, key = f.baseURL, f.model, env.Getenv("OPENAI_API_KEY")
+	if baseURL == "" {
+		baseURL = env.Getenv("OPENAI_BASE_URL")
+	}
+	if model == "" {
+		model = env.Getenv("AGENTVCR_MODEL")
+	}
+	switch {
+	case baseURL == "":
+		return "", "", "", usageError{"no gateway: pass -base-url URL or set OPENAI_BASE_URL (e.g. https://api.openai.com/v1)"}
+	case model == "":
+		return "", "", "", usageError{"no model: pass -model NAME or set AGENTVCR_MODEL"}
+	case key == "":
+		return "", "", "", errors.New("OPENAI_API_KEY is not set: export the gateway's key (it is never written to a cassette)")
+	}
+	return baseURL, model, key, nil
+}
+
+// openRecording opens a cassette to record a live run into, refusing in CI.
+func openRecording(env Env, path, key string) (*harness.Cassette, error) {
+	if env.Getenv("CI") == "true" {
+		return nil, errors.New("recording is refused when CI=true: record on your machine and commit the cassette")
+	}
+	return harness.OpenCassette(path, harness.ModeRecord, http.DefaultTransport, harness.CassetteOptions{Secrets: []string{key}})
+}
+
+// explain turns a run's error into one line that says what to do. Replay
+// misses keep their diff: it is the point of the message.
+func explain(err error, c *agent.Client) string {
+	var (
+		httpErr *agent.HTTPError
+		miss    *harness.MissError
+		netErr  *net.OpError
+	)
+	endpoint := ""
+	if c != nil {
+		endpoint = c.Endpoint()
+	}
+	switch {
+	case errors.As(err, &miss):
+		return miss.Error()
+	case errors.As(err, &httpErr):
+		switch s := httpErr.StatusCode; {
+		case s == http.StatusUnauthorized || s == http.StatusForbidden:
+			return fmt.Sprintf("the gateway refused the key (%d %s): check OPENAI_API_KEY", s, http.StatusText(s))
+		case s == http.StatusTooManyRequests:
+			return fmt.Sprintf("the gateway is rate limiting (%d %s): wait a minute and run again, or use a key with more quota", s, http.StatusText(s))
+		case s == http.StatusNotFound:
+			return fmt.Sprintf("%s answered 404: check -base-url (it usually ends in /v1) and -model: %s", endpoint, oneLine(httpErr.Body))
+		case s >= 500:
+			return fmt.Sprintf("the gateway failed (%d %s): try again later or another gateway", s, http.StatusText(s))
+		default:
+			return fmt.Sprintf("the gateway refused the request (%d %s): %s", s, http.StatusText(s), strings.Join(strings.Fields(httpErr.Body), " "))
+		}
+	case errors.As(err, &netErr) && netErr.Op == "dial":
+		return fmt.Sprintf("cannot reach the gateway at %s (%v): check -base-url or OPENAI_BASE_URL and the network", endpoint, netErr.Err)
+	case errors.Is(err, agent.ErrTurnLimit):
+		return err.Error() + ": raise -max-turns, or ask a narrower question"
+	default:
+		return err.Error()
+	}
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+)
+
+// Main runs one agentvcr command line (without the program name) and returns
+// the process exit code: 0 success, 1 failure, 2 usage error.
+func Main(env Env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(env, args[1:])
+	case "merge":
+		return cmdMerge(env, args[1:])
+	case "tool":
+		return cmdTool(env, args[1:])
+	case "selftest":
+		return cmdSelftest(env, args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(env.Stderr, "agentvcr: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}
+
+const usage = `usage: agentvcr <command> [flags] [args]
+
+commands:
+  run       run the agent: the offline demo by default, or live against a gateway
+  merge     merge a raw chat-completions SSE stream into one turn (JSON)
+  tool      run one tool through the same entry the agent loop uses
+  selftest  run the lesson's seven checks
+
+Run 'agentvcr <command> -h' for a command's flags.
+`

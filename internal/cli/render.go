@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+// Card widths, in runes: how much of a call's arguments and of a result's
+// first line a card shows. The model got everything; the terminal gets a line.
+const (
+	cardArgsRunes    = 120
+	cardSummaryRunes = 80
+)
+
+// ANSI colours used on a terminal.
+const (
+	ansiDim   = "\x1b[2m"
+	ansiGreen = "\x1b[32m"
+	ansiRed   = "\x1b[31m"
+	ansiReset = "\x1b[0m"
+)
+
+// renderer prints the loop's events: tool cards (plain) or one JSON object
+// per line (-json).
+type renderer struct {
+	w     io.Writer
+	lang  tools.Lang
+	json  bool
+	color bool
+}
+
+// event prints one event of the loop.
+func (r renderer) event(e agent.Event) {
+	if r.json {
+		b, err := json.Marshal(e)
+		if err != nil {
+			fmt.Fprintf(r.w, "{\"type\":\"error\",\"error\":%q}\n", err.Error())
+			return
+		}
+		fmt.Fprintf(r.w, "%s\n", b)
+		return
+	}
+	switch e.Kind {
+	case agent.KindText:
+		if text := strings.TrimSpace(e.Text); text != "" {
+			fmt.Fprintln(r.w, text)
+		}
+	case agent.KindCall:
+		r.line(ansiDim, fmt.Sprintf("⚙ %s(%s)", e.Call.Name, cut(oneLine(e.Call.Arguments), cardArgsRunes)))
+	case agent.KindResult:
+		mark, colour := "✔", ansiGreen
+		if e.Result.IsError {
+			mark, colour = "✘", ansiRed
+		}
+		r.line(colour, fmt.Sprintf("%s %s %s · %s", mark, e.Call.Name, r.fedBack(e.Result), cut(e.Result.Summary, cardSummaryRunes)))
+	}
+}
+
+// fedBack says how many characters went back to the model, and how many the
+// tool produced when the result was cut.
+func (r renderer) fedBack(res *agent.EventResult) string {
+	if r.lang == tools.EN {
+		if res.Truncated {
+			return fmt.Sprintf("fed back %d chars (cut from %d)", res.Chars, res.OriginalChars)
+		}
+		return fmt.Sprintf("fed back %d chars", res.Chars)
+	}
+	if res.Truncated {
+		return fmt.Sprintf("回灌 %d 字符（原 %d 字符，已截断）", res.Chars, res.OriginalChars)
+	}
+	return fmt.Sprintf("回灌 %d 字符", res.Chars)
+}
+
+// line prints s, coloured when the renderer may.
+func (r renderer) line(colour, s string) {
+	if r.color {
+		s = colour + s + ansiReset
+	}
+	fmt.Fprintln(r.w, s)
+}
+
+// oneLine folds newlines so that a card stays on one line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎").Replace(s)
+}
+
+// cut shortens s to n runes, marking the cut with "…".
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return string(runes[:n-1]) + "…"
+}

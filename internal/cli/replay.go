@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+// injections maps -inject kinds to the demo variant cassette with that fault.
+var injections = map[string]string{
+	"bad_args":     harness.ScriptBadArgs,
+	"unknown_tool": harness.ScriptUnknownTool,
+}
+
+// openReplay opens the cassette the flags name for replay and reads what it
+// recorded. An embedded cassette is copied to a temporary file first (go-vcr
+// reads cassettes from disk); cleanup stops the cassette (reporting unused
+// interactions) and removes the copy.
+func openReplay(env Env, f runFlags, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
+	name := f.cassette
+	if f.inject != "" {
+		variant, ok := injections[f.inject]
+		if !ok {
+			return nil, harness.Recording{}, nil, usageError{fmt.Sprintf("unknown -inject %q (want bad_args or unknown_tool)", f.inject)}
+		}
+		name = variant
+	}
+	if name == "" {
+		name = harness.ScriptDemo
+	}
+	path, remove, err := cassettePath(env, name, lang)
+	if err != nil {
+		return nil, harness.Recording{}, nil, err
+	}
+	rec, err := harness.ReadRecording(path)
+	if err != nil {
+		remove()
+		return nil, harness.Recording{}, nil, err
+	}
+	c, err := harness.OpenCassette(path, harness.ModeReplay, nil, harness.CassetteOptions{Name: name, Rechunk: rc})
+	if err != nil {
+		remove()
+		return nil, harness.Recording{}, nil, err
+	}
+	return c, rec, func() error { return errors.Join(c.Stop(), remove()) }, nil
+}
+
+// cassettePath finds a cassette: a .yaml path on disk, or an embedded name
+// ("demo", "quirks/demo.interleave"), in the locale's variant ("demo.en").
+func cassettePath(env Env, name string, lang tools.Lang) (path string, remove func() error, err error) {
+	none := func() error { return nil }
+	if strings.HasSuffix(name, ".yaml") {
+		return env.path(name), none, nil
+	}
+	file := name + ".yaml"
+	if lang == tools.EN {
+		file = name + ".en.yaml"
+	}
+	data, err := fs.ReadFile(cassettes.FS, file)
+	if err != nil {
+		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
+	}
+	dir, err := os.MkdirTemp("", "agentvcr-cassette-")
+	if err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(dir, filepath.Base(file))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return path, func() error { return os.RemoveAll(dir) }, nil
+}

@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+const runUsage = `usage: agentvcr run [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
+                    [-base-url URL -model M] [-record PATH]
+                    [-lang zh|en] [-json] [-max-turns N] [PROMPT]
+
+With no flags: the offline demo. The embedded sandbox repository is written
+to a temporary folder and the embedded "demo" cassette is replayed against it.
+
+Replay (offline): -cassette names an embedded cassette (demo, demo_bad_args,
+parallel, quirks/demo.interleave, ...) or a .yaml file; -inject bad_args or
+unknown_tool picks the demo variant with that fault; -sse FILE (repeatable)
+serves raw SSE files as the model's turns, in order. The model, prompt and
+endpoint default to those the cassette recorded.
+
+Live: -base-url (or OPENAI_BASE_URL) and -model (or AGENTVCR_MODEL), with the
+key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
+-record PATH also writes the conversation to a cassette, redacted and
+scanned for the key. Recording is refused when CI=true.
+
+flags:
+`
+
+// runFlags are the flags of `agentvcr run`.
+type runFlags struct {
+	dir, cassette, inject, baseURL, model, record, lang, rechunk string
+	sse                                                          listFlag
+	json                                                         bool
+	maxTurns                                                     int
+	seed                                                         int64
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// cmdRun runs `agentvcr run`.
+func cmdRun(env Env, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, runUsage)
+		fs.PrintDefaults()
+	}
+	var f runFlags
+	fs.StringVar(&f.dir, "C", "", "workspace `DIR` (replay default: the embedded sandbox; live default: this folder)")
+	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
+	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool")
+	fs.Var(&f.sse, "sse", "serve this raw SSE `FILE` as the next model turn (repeatable)")
+	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default $OPENAI_BASE_URL), e.g. https://api.openai.com/v1")
+	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
+	fs.StringVar(&f.record, "record", "", "live: also write the conversation to the cassette `PATH`")
+	fs.StringVar(&f.lang, "lang", env.Getenv("AGENTVCR_LANG"), "locale: zh or en (default $AGENTVCR_LANG, else zh)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON event per line instead of cards")
+	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "stop after `N` requests")
+	fs.StringVar(&f.rechunk, "rechunk", "random", "replay: how bodies reach the SSE reader: whole, bytes, boundaries or random")
+	fs.Int64Var(&f.seed, "seed", 1, "replay: seed of -rechunk random")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	lang, err := tools.ParseLang(f.lang)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
+		return 2
+	}
+	s, err := newSession(env, f, lang, strings.Join(fs.Args(), " "))
+	if err != nil {
+		var u usageError
+		if errors.As(err, &u) {
+			fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := s.run(ctx, renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}); err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(err, s.client))
+		return 1
+	}
+	return 0
+}
+
+// usageError is a flag combination that cannot work: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// A session is one prepared run: a workspace, a client whose transport is
+// live, recording or replaying, and the first messages.
+type session struct {
+	client   *agent.Client
+	registry *tools.Registry
+	msgs     []agent.Message
+	maxTurns int
+	// finish releases what the session holds (a cassette, a temporary
+	// sandbox) and reports a cassette's own failures (unused interactions,
+	// a secret in the file).
+	finish func() error
+}
+
+// run drives the loop, printing events, then finishes the session.
+func (s *session) run(ctx context.Context, r renderer) error {
+	loop := agent.Loop{Client: s.client, Tools: s.registry, MaxTurns: s.maxTurns, OnEvent: r.event}
+	_, err := loop.Run(ctx, s.msgs)
+	if ferr := s.finish(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// newSession prepares a run from the flags: live when a gateway or model is
+// named (or a recording asked for), replay otherwise.
+func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, error) {
+	live := f.baseURL != "" || f.model != "" || f.record != ""
+	if live && (f.cassette != "" || f.inject != "" || len(f.sse) > 0) {
+		return nil, usageError{"-cassette, -inject and -sse replay; -base-url, -model and -record run live: pick one"}
+	}
+	if f.inject != "" && f.cassette != "" {
+		return nil, usageError{"-inject picks a variant of the demo cassette; it cannot be combined with -cassette"}
+	}
+	if len(f.sse) > 0 && f.cassette != "" {
+		return nil, usageError{"-sse and -cassette are two sources of model turns: pick one"}
+	}
+	var cleanups []func() error
+	s := &session{maxTurns: f.maxTurns}
+	s.finish = func() error {
+		var errs []error
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			errs = append(errs, cleanups[i]())
+		}
+		return errors.Join(errs...)
+	}
+	fail := func(err error) (*session, error) {
+		s.finish()
+		return nil, err
+	}
+	var (
+		transport http.RoundTripper
+		model     string
+		baseURL   string
+		key       string
+		dir       = env.path(f.dir)
+	)
+	switch {
+	case live:
+		var err error
+		if baseURL, model, key, err = liveSettings(env, f); err != nil {
+			return nil, err
+		}
+		if dir == "" {
+			dir = env.Dir
+		}
+		transport = http.DefaultTransport
+		if f.record != "" {
+			c, err := openRecording(env, env.path(f.record), key)
+			if err != nil {
+				return nil, err
+			}
+			transport = c.Transport()
+			cleanups = append(cleanups, c.Stop)
+		}
+	case len(f.sse) > 0:
+		files := make([]string, len(f.sse))
+		for i, p := range f.sse {
+			files[i] = env.path(p)
+		}
+		transport = harness.SSEFiles(files)
+		baseURL, model = "http://sse.invalid/v1", "sse-files"
+	default:
+		rc, err := harness.ParseRechunkMode(f.rechunk)
+		if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		c, rec, cleanup, err := openReplay(env, f, lang, harness.Rechunk{Mode: rc, Seed: f.seed})
+		if err != nil {
+			return nil, err
+		}
+		cleanups = append(cleanups, cleanup)
+		transport = c.Transport()
+		baseURL, model = rec.BaseURL, rec.Model
+		if prompt == "" {
+			prompt = rec.Prompt
+		}
+	}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "agentvcr-sandbox-")
+		if err != nil {
+			return fail(fmt.Errorf("sandbox: %w", err))
+		}
+		cleanups = append(cleanups, func() error { return os.RemoveAll(tmp) })
+		if err := harness.WriteSandbox(tmp); err != nil {
+			return fail(err)
+		}
+		dir = tmp
+	}
+	if prompt == "" {
+		prompt = harness.DemoPrompt(lang)
+	}
+	ws, err := tools.NewWorkspace(dir)
+	if err != nil {
+		return fail(fmt.Errorf("workspace: %w", err))
+	}
+	s.registry = tools.Default(ws, lang)
+	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}}
+	s.msgs = []agent.Message{
+		{Role: agent.RoleSystem, Content: agent.SystemPrompt(lang)},
+		{Role: agent.RoleUser, Content: prompt},
+	}
+	return s, nil
+}
