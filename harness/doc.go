@@ -1,0 +1,54 @@
+// Package harness records, replays and breaks chat-completions traffic so
+// the agent core can be tested offline, the way a network and real gateways
+// deliver it.
+//
+// # Cassettes (cassette.go, match.go, redact.go)
+//
+// OpenCassette opens a go-vcr v2.1.0 cassette, always through
+// recorder.NewAsMode:
+//
+//   - ModeReplay (default) uses recorder.ModeReplaying with
+//     SkipRequestLatency; a missing file is cassette.ErrCassetteNotFound and
+//     nothing reaches the network.
+//   - ModeRecord deletes the file first (v2.1.0 appends to an existing
+//     cassette otherwise), sends requests to the real transport and saves on
+//     Stop. An empty recording writes no file and is ErrEmptyRecording.
+//
+// A request matches a recorded one on method, URL path and the canonical
+// JSON of the body (keys sorted, whitespace dropped, numbers as written);
+// host, query and headers are not compared, so a replay may use any base
+// URL. Each recorded interaction serves at most one request, in any order.
+// A request that matches none fails its RoundTrip with a *MissError
+// (errors.Is ErrReplayMiss) naming the scenario, the request's number in
+// the conversation and a cmp.Diff (-recorded +sent) against the nearest
+// unused recorded request. After a replay, Stop fails with
+// ErrUnusedInteractions when an interaction was never asked for.
+//
+// Redaction runs in a save filter only (AddFilter would change the live
+// response): request and response headers are cut to an allowlist
+// (Accept, Content-Type), userinfo and secret-named query values leave the
+// URL, every configured secret becomes REDACTED in bodies, forms and URLs,
+// and the recorded duration is zeroed. Stop then scans the saved file for
+// each secret and for sk- keys; a hit removes the file and returns
+// ErrSecretInCassette. A secret inside a request body is redacted too, so
+// such a request will not match on replay: keep keys out of prompts.
+//
+// # Re-chunking (rechunk.go)
+//
+// go-vcr hands back each body whole. CassetteOptions.Rechunk (or
+// Rechunk.Transport around any RoundTripper) re-delivers bodies one piece
+// per Read: a byte at a time, split inside every CRLF and every multi-byte
+// UTF-8 character, or in seeded random sizes. Pieces depend only on the
+// body, mode and seed.
+//
+// # Streams and quirks (sse.go, quirk.go, quirk_stream.go, quirk_cassette.go)
+//
+// ParseSSE and FormatSSE read and write SSE framing without interpreting
+// data. Quirks lists the transforms that turn one clean chat-completions
+// stream into the broken shapes real gateways send (research/quirks.md);
+// each is Benign when a correct accumulator merges it into the same turn.
+// Only the chunks a transform edits are re-encoded, in their original key
+// order. ApplyQuirkToCassette applies a quirk to every SSE response of a
+// cassette, renaming dropped call ids in the requests that follow. The
+// goldens in testdata/quirks are rewritten by go test ./harness -update.
+package harness
