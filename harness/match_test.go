@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,5 +69,14 @@ func TestNearest(t *testing.T) {
 		if got := nearest(keys, tt.used, sent); got != tt.want {
 			t.Errorf("%s: nearest = %d, want %d", tt.reason, got, tt.want)
 		}
+	}
+}
+
+func BenchmarkCanonicalBody(b *testing.B) {
+	body := []byte(`{"model":"m","stream":true,"messages":[` + strings.Repeat(`{"role":"tool","tool_call_id":"call_1","content":"`+strings.Repeat("x", 2000)+`"},`, 20) + `{"role":"user","content":"hi"}]}`)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		canonicalBody(body)
 	}
 }

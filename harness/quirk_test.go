@@ -393,3 +393,19 @@ func cleanShape(body []byte) bool {
 	}
 	return contiguous(groups, s)
 }
+
+func BenchmarkQuirkApply(b *testing.B) {
+	clean := readFixture(b, "quirks/clean.sse")
+	for _, name := range []string{"interleaved_calls", "args_one_rune", "crlf"} {
+		q := mustQuirk(name)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(clean)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := q.Apply(clean, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
