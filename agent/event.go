@@ -10,9 +10,9 @@ import (
 // EventKind names what an Event reports.
 type EventKind string
 
-// The events of a run, in this order within a turn: for each call (sorted as
-// merged) a "call" then its "result"; then the model's "text" when it sent
-// any; then "turn_end".
+// The events of a run, in this order within a turn: the model's "text" when
+// it sent any (it speaks before it acts, as a terminal shows it); then for
+// each call (sorted as merged) a "call" then its "result"; then "turn_end".
 const (
 	KindCall    EventKind = "call"
 	KindResult  EventKind = "result"

@@ -13,3 +13,5 @@
 // and derives the quirk ones; a test fails when the checked-in files differ
 // from what the generator writes.
 package cassettes
+
+//go:generate go run ../internal/gencassettes

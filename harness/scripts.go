@@ -29,7 +29,7 @@ func Scripts(lang tools.Lang) []Script {
 	if lang == tools.EN {
 		t = scriptTexts[tools.EN]
 	}
-	glob := ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.test.js"}`}
+	glob := ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
 	grep := ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
 	read := ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
 	conclusion := Reply{Text: t.conclusion}
@@ -42,7 +42,7 @@ func Scripts(lang tools.Lang) []Script {
 		}},
 		{Name: ScriptBadArgs, Replies: []Reply{
 			// The closing brace is missing: the merged arguments are not JSON.
-			{Text: t.findTests, Calls: []ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.test.js"`}}},
+			{Text: t.findTests, Calls: []ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.js"`}}},
 			{Text: t.retry, Calls: []ScriptCall{glob}},
 			{Text: t.findDivide, Calls: []ScriptCall{grep}},
 			{Text: t.readCalc, Calls: []ScriptCall{read}},
@@ -74,24 +74,24 @@ type scriptText struct {
 
 var scriptTexts = map[tools.Lang]scriptText{
 	tools.ZH: {
-		findTests:  "先找出仓库里的测试文件。",
-		findDivide: "测试文件是 test/calc.test.js。搜一下 divide 在哪里定义、在哪里被测。",
+		findTests:  "先看看仓库里有哪些 JS 文件。",
+		findDivide: "测试在 test/calc.test.js。搜一下 divide 在哪里定义、在哪里被测。",
 		readCalc:   "divide 定义在 src/calc.js，读一下它的实现。",
 		retry:      "刚才的参数不是合法 JSON，少了右括号。重新调用一次。",
 		noEditTool: "原来今天还没有编辑工具，只有三个只读的。那我先把代码读明白。",
-		both:       "同时找测试文件和 divide 的用处。",
+		both:       "同时列出 JS 文件、搜索 divide。",
 		conclusion: "测试红的原因：test/calc.test.js 第 12 行期望 divide(1, 0) 抛出 “division by zero”，" +
 			"但 src/calc.js 第 10 行直接 return a / b;，除以 0 得到 Infinity，不会抛错。" +
 			"修法：在第 10 行前加一行 if (b === 0) throw new Error('division by zero');",
 		generated: "这是一个生成的常量表，结果已按 8000 字符截断；需要中间部分可以带 offset 再读。",
 	},
 	tools.EN: {
-		findTests:  "First, find the test files in the repository.",
+		findTests:  "First, let me see which JS files the repository has.",
 		findDivide: "The tests are in test/calc.test.js. Let me search where divide is defined and tested.",
 		readCalc:   "divide is defined in src/calc.js; let me read it.",
 		retry:      "Those arguments were not valid JSON (the closing brace was missing). Calling again.",
 		noEditTool: "There is no edit tool yet, only the three read-only ones. Let me read the code first.",
-		both:       "Looking for the test files and the uses of divide at the same time.",
+		both:       "Listing the JS files and searching for divide at the same time.",
 		conclusion: "Why the tests are red: test/calc.test.js line 12 expects divide(1, 0) to throw \"division by zero\", " +
 			"but src/calc.js line 10 just does return a / b;, and dividing by 0 gives Infinity instead of throwing. " +
 			"Fix: add if (b === 0) throw new Error('division by zero'); before line 10.",

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 )
@@ -20,6 +21,9 @@ type Env struct {
 	Stderr io.Writer
 	// Color allows ANSI colour on Stdout (a terminal, and NO_COLOR unset).
 	Color bool
+	// Transport carries live requests; nil means http.DefaultTransport.
+	// The cassette generator points it at the scripted gateway.
+	Transport http.RoundTripper
 }
 
 // ProcessEnv returns the Env of the running process.

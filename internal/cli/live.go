@@ -34,11 +34,11 @@ func liveSettings(env Env, f runFlags) (baseURL, model, key string, err error) {
 }
 
 // openRecording opens a cassette to record a live run into, refusing in CI.
-func openRecording(env Env, path, key string) (*harness.Cassette, error) {
+func openRecording(env Env, path, key string, real http.RoundTripper) (*harness.Cassette, error) {
 	if env.Getenv("CI") == "true" {
 		return nil, errors.New("recording is refused when CI=true: record on your machine and commit the cassette")
 	}
-	return harness.OpenCassette(path, harness.ModeRecord, http.DefaultTransport, harness.CassetteOptions{Secrets: []string{key}})
+	return harness.OpenCassette(path, harness.ModeRecord, real, harness.CassetteOptions{Secrets: []string{key}})
 }
 
 // explain turns a run's error into one line that says what to do. Replay

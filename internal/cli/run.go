@@ -172,9 +172,12 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if dir == "" {
 			dir = env.Dir
 		}
-		transport = http.DefaultTransport
+		transport = env.Transport
+		if transport == nil {
+			transport = http.DefaultTransport
+		}
 		if f.record != "" {
-			c, err := openRecording(env, env.path(f.record), key)
+			c, err := openRecording(env, env.path(f.record), key, transport)
 			if err != nil {
 				return nil, err
 			}

@@ -1,11 +1,11 @@
-// calc.js: the arithmetic behind `npm start`.
+// calc.js: arithmetic.
 'use strict';
 
 function add(a, b) {
   return a + b;
 }
 
-// Division by zero must throw, as test/calc.test.js expects.
+// Must throw if b is 0.
 function divide(a, b) {
   return a / b;
 }

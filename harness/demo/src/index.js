@@ -1,6 +1,6 @@
 'use strict';
-const { add, divide } = require('./calc');
+const calc = require('./calc');
 
-const [a, b] = process.argv.slice(2).map(Number);
-console.log(`${a} + ${b} = ${add(a, b)}`);
-console.log(`${a} / ${b} = ${divide(a, b)}`);
+// usage: node src/index.js add 2 3
+const [op, a, b] = process.argv.slice(2);
+console.log(calc[op](Number(a), Number(b)));
