@@ -46,12 +46,15 @@ type delta struct {
 
 // toolPiece is one tool_calls[] entry of a delta: a piece of a call.
 type toolPiece struct {
-	Index    optIndex `json:"index"`
-	ID       string   `json:"id"`
-	Function struct {
-		Name      string  `json:"name"`
-		Arguments rawArgs `json:"arguments"`
-	} `json:"function"`
+	Index    optIndex      `json:"index"`
+	ID       string        `json:"id"`
+	Function pieceFunction `json:"function"`
+}
+
+// pieceFunction is the function member of a tool_calls[] entry.
+type pieceFunction struct {
+	Name      string  `json:"name"`
+	Arguments rawArgs `json:"arguments"`
 }
 
 // optIndex is a tool call index that may be missing, null or any integer.

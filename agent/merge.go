@@ -37,6 +37,7 @@ type merger struct {
 	finished bool  // a non-empty finish_reason was seen
 	c        chunk // reused between chunks to keep allocations per chunk low
 	dec      chunkDecoder
+	jsonOnly bool // decode every chunk with encoding/json (tests compare the paths)
 }
 
 // MergeStream reads a raw chat-completions SSE stream and merges it into one
@@ -44,7 +45,11 @@ type merger struct {
 // *StreamError for an error the stream carried, ErrTruncatedStream for a
 // stream cut short, or a read or decode error.
 func MergeStream(r io.Reader) (*Turn, error) {
-	var m merger
+	return mergeStream(r, false)
+}
+
+func mergeStream(r io.Reader, jsonOnly bool) (*Turn, error) {
+	m := merger{jsonOnly: jsonOnly}
 	sr := newSSEReader(r)
 	for {
 		ev, err := sr.next()
@@ -79,8 +84,11 @@ func (m *merger) add(data []byte) error {
 	m.chunks++
 	c := &m.c
 	c.reset()
-	if err := m.dec.decode(data, c); err != nil {
-		return fmt.Errorf("chunk %d is not a valid chunk: %w", m.chunks, err)
+	if m.jsonOnly || !scanChunk(data, c) {
+		c.reset()
+		if err := m.dec.decode(data, c); err != nil {
+			return fmt.Errorf("chunk %d is not a valid chunk: %w", m.chunks, err)
+		}
 	}
 	if err := chunkError(c, data); err != nil {
 		return err

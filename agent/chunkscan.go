@@ -1,0 +1,362 @@
+package agent
+
+// scanChunk is the fast path of chunk decoding: one pass over data that fills
+// c exactly as encoding/json would, without reflection and without allocating
+// for anything but usage and the strings it must keep (ids, names, and
+// values it does not know by heart). Strings the merger only appends (content,
+// arguments) stay as their quoted bytes pointing into data, unescaped later
+// straight into the turn's buffers. It reports false on anything malformed or
+// not understood (a duplicate key, a key in another case, a wrong type, an
+// escaped id...); c is then left half-filled and the caller resets it and
+// decodes with encoding/json, so results and error texts stay those of
+// encoding/json. c must be freshly reset.
+func scanChunk(data []byte, c *chunk) bool {
+	s := scanner{b: data}
+	if s.ws() != '{' {
+		return false
+	}
+	s.i++
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, chunkFields)
+		if !ok {
+			return false
+		}
+		if done {
+			break
+		}
+		var bit uint8
+		switch string(key) {
+		case "object":
+			bit, ok = 1<<0, s.strField(&c.Object)
+		case "choices":
+			bit, ok = 1<<1, s.choices(c)
+		case "usage":
+			bit, ok = 1<<2, s.usage(c)
+		case "error":
+			bit = 1 << 3
+			c.Error, ok = s.raw()
+		case "message":
+			bit = 1 << 4
+			c.Message, ok = s.raw()
+		case "type":
+			bit = 1 << 5
+			c.Type, ok = s.raw()
+		case "code":
+			bit = 1 << 6
+			c.Code, ok = s.raw()
+		default:
+			ok = s.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+	s.ws()
+	return s.i == len(s.b)
+}
+
+// The members each object decodes; any other key is skipped.
+var (
+	chunkFields    = []string{"object", "choices", "usage", "error", "message", "type", "code"}
+	choiceFields   = []string{"delta", "finish_reason"}
+	deltaFields    = []string{"content", "tool_calls"}
+	pieceFields    = []string{"index", "id", "function"}
+	functionFields = []string{"name", "arguments"}
+	usageFields    = []string{"prompt_tokens", "completion_tokens", "total_tokens"}
+)
+
+// open consumes the '{' of an object at the cursor. A null is consumed too
+// and reports isNull: encoding/json leaves a struct alone for null.
+func (s *scanner) open() (isNull, ok bool) {
+	switch s.peek() {
+	case '{':
+		s.i++
+		return false, true
+	case 'n':
+		return true, s.null()
+	}
+	return false, false
+}
+
+// openArray consumes the '[' of an array at the cursor, or a null (isNull).
+func (s *scanner) openArray() (isNull, ok bool) {
+	switch s.peek() {
+	case '[':
+		s.i++
+		return false, true
+	case 'n':
+		return true, s.null()
+	}
+	return false, false
+}
+
+// strField decodes a string or null (which leaves dst alone) into dst.
+func (s *scanner) strField(dst *string) bool {
+	switch s.peek() {
+	case 'n':
+		return s.null()
+	case '"':
+		lit, plain, ok := s.str()
+		if !ok || !plain {
+			return false // escapes and invalid UTF-8 are encoding/json's to decode
+		}
+		*dst = internString(lit[1 : len(lit)-1])
+		return true
+	}
+	return false
+}
+
+// internString returns the strings every chunk repeats without allocating.
+func internString(b []byte) string {
+	switch string(b) {
+	case "":
+		return ""
+	case "chat.completion.chunk":
+		return "chat.completion.chunk"
+	case "stop":
+		return "stop"
+	case "tool_calls":
+		return "tool_calls"
+	case "length":
+		return "length"
+	case "error":
+		return "error"
+	}
+	return string(b)
+}
+
+// intField decodes an integer or null (which leaves dst alone) into dst.
+func (s *scanner) intField(dst *int) bool {
+	if s.peek() == 'n' {
+		return s.null()
+	}
+	n, integer, ok := s.number()
+	if !ok || !integer {
+		return false
+	}
+	*dst = n
+	return true
+}
+
+// grow extends *xs by one element, reusing the slot past its length (which
+// reset zeroed) as encoding/json does, and returns it.
+func grow[T any](xs *[]T) *T {
+	n := len(*xs)
+	if n < cap(*xs) {
+		*xs = (*xs)[:n+1]
+	} else {
+		var zero T
+		*xs = append(*xs, zero)
+	}
+	return &(*xs)[n]
+}
+
+func (s *scanner) choices(c *chunk) bool {
+	isNull, ok := s.openArray()
+	if isNull || !ok {
+		if isNull {
+			c.Choices = nil
+		}
+		return ok
+	}
+	for first := true; ; first = false {
+		done, ok := s.element(first)
+		if !ok || done {
+			return ok
+		}
+		if !s.choice(grow(&c.Choices)) {
+			return false
+		}
+	}
+}
+
+func (s *scanner) choice(ch *choice) bool {
+	if isNull, ok := s.open(); isNull || !ok {
+		return ok
+	}
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, choiceFields)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "delta":
+			bit, ok = 1<<0, s.delta(&ch.Delta)
+		case "finish_reason":
+			bit, ok = 1<<1, s.strField(&ch.FinishReason)
+		default:
+			ok = s.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+}
+
+func (s *scanner) delta(d *delta) bool {
+	if isNull, ok := s.open(); isNull || !ok {
+		return ok
+	}
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, deltaFields)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "content":
+			bit, ok = 1<<0, s.text(&d.Content)
+		case "tool_calls":
+			bit, ok = 1<<1, s.pieces(&d.ToolCalls)
+		default:
+			ok = s.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+}
+
+// text keeps a string's quoted bytes, or nil for null.
+func (s *scanner) text(t *rawText) bool {
+	switch s.peek() {
+	case 'n':
+		*t = nil
+		return s.null()
+	case '"':
+		lit, _, ok := s.str()
+		*t = lit
+		return ok
+	}
+	return false // encoding/json reports it through rawText
+}
+
+func (s *scanner) pieces(ps *[]toolPiece) bool {
+	isNull, ok := s.openArray()
+	if isNull || !ok {
+		if isNull {
+			*ps = nil
+		}
+		return ok
+	}
+	for first := true; ; first = false {
+		done, ok := s.element(first)
+		if !ok || done {
+			return ok
+		}
+		if !s.piece(grow(ps)) {
+			return false
+		}
+	}
+}
+
+func (s *scanner) piece(p *toolPiece) bool {
+	if isNull, ok := s.open(); isNull || !ok {
+		return ok
+	}
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, pieceFields)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "index":
+			bit, ok = 1<<0, s.index(&p.Index)
+		case "id":
+			bit, ok = 1<<1, s.strField(&p.ID)
+		case "function":
+			bit, ok = 1<<2, s.function(&p.Function)
+		default:
+			ok = s.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+}
+
+// index takes an integer or null; optIndex.UnmarshalJSON decides the rest.
+func (s *scanner) index(x *optIndex) bool {
+	if s.peek() == 'n' {
+		*x = optIndex{}
+		return s.null()
+	}
+	n, integer, ok := s.number()
+	*x = optIndex{N: n, Set: true}
+	return ok && integer
+}
+
+func (s *scanner) function(f *pieceFunction) bool {
+	if isNull, ok := s.open(); isNull || !ok {
+		return ok
+	}
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, functionFields)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "name":
+			bit, ok = 1<<0, s.strField(&f.Name)
+		case "arguments":
+			bit = 1 << 1
+			if s.peek() == 'n' {
+				f.Arguments, ok = nil, s.null()
+			} else {
+				f.Arguments, ok = s.raw()
+			}
+		default:
+			ok = s.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+}
+
+func (s *scanner) usage(c *chunk) bool {
+	isNull, ok := s.open()
+	if isNull || !ok {
+		if isNull {
+			c.Usage = nil
+		}
+		return ok
+	}
+	u := new(Usage)
+	c.Usage = u
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, usageFields)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "prompt_tokens":
+			bit, ok = 1<<0, s.intField(&u.PromptTokens)
+		case "completion_tokens":
+			bit, ok = 1<<1, s.intField(&u.CompletionTokens)
+		case "total_tokens":
+			bit, ok = 1<<2, s.intField(&u.TotalTokens)
+		default:
+			ok = s.skip(0)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+}
