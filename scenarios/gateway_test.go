@@ -1,0 +1,35 @@
+package scenarios
+
+import (
+	"flag"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+// cmdGateway starts the scripted gateway on loopback for the rest of the
+// script and points OPENAI_BASE_URL at it:
+//
+//	gateway [-key KEY] [-lang zh|en]
+//
+// With -key, requests must carry that key (a wrong one gets a 401) and
+// OPENAI_API_KEY is set to it. The script's models are the base script
+// names (demo, demo_bad_args, ...).
+func cmdGateway(ts *testscript.TestScript, neg bool, args []string) {
+	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
+	key := fs.String("key", "", "the key the gateway requires")
+	lang := fs.String("lang", "zh", "the locale of the scripts")
+	if neg || fs.Parse(args) != nil || fs.NArg() != 0 {
+		ts.Fatalf("usage: gateway [-key KEY] [-lang zh|en]")
+	}
+	l, err := tools.ParseLang(*lang)
+	ts.Check(err)
+	url, stop := harness.NewGateway(*key, harness.Scripts(l)...).Start()
+	ts.Defer(stop)
+	ts.Setenv("OPENAI_BASE_URL", url)
+	if *key != "" {
+		ts.Setenv("OPENAI_API_KEY", *key)
+	}
+}
