@@ -60,8 +60,8 @@
 // the message invariants (agent.CheckMessages) on every request and answers
 // 400 to one that breaks them, as a real gateway does. Scripts returns the
 // base scripts (demo, demo_bad_args, demo_unknown_tool, parallel,
-// read_generated) the base cassettes are recorded from; ErrorScripts answer
-// with HTTP errors. The gateway is never presented as a live model.
+// read_generated) the base cassettes are recorded from; ErrorScripts
+// (http_429, http_500, http_503) answer with HTTP errors. The gateway is never presented as a live model.
 //
 // WriteSandbox writes the embedded demo repository: src/calc.js with the
 // a / b bug, test/calc.test.js that catches it, node_modules/, dist/ and
@@ -81,6 +81,8 @@
 //   - runecount FILE: print FILE's length in runes
 //   - quirk [-seed N] NAME IN OUT: apply a quirk to an SSE file or a .yaml cassette
 //   - gateway [-key KEY] [-lang zh|en]: start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)
+//   - genfile [-kind text|oneline|binary|badutf8] PATH N: write a generated file (N runes, bytes or lines)
+//   - mkfifo PATH: make a named pipe with no writer
 //
 // # Scenario flags
 //

@@ -1,6 +1,10 @@
 package harness
 
-import "github.com/agentvcr/agentvcr/tools"
+import (
+	"fmt"
+
+	"github.com/agentvcr/agentvcr/tools"
+)
 
 // DemoPrompt is the question the demo asks about the sandbox repository.
 func DemoPrompt(lang tools.Lang) string {
@@ -97,4 +101,15 @@ var scriptTexts = map[tools.Lang]scriptText{
 			"Fix: add if (b === 0) throw new Error('division by zero'); before line 10.",
 		generated: "This is a generated table of constants; the result was cut to 8000 characters. Read again with an offset for the middle.",
 	},
+}
+
+// ErrorScripts answer their first request with an HTTP error, the way a
+// gateway refuses a request: http_429 (rate limited), http_500 and http_503.
+// They test what a live run shows; no cassette is recorded from them.
+func ErrorScripts() []Script {
+	var out []Script
+	for _, status := range []int{429, 500, 503} {
+		out = append(out, Script{Name: fmt.Sprintf("http_%d", status), Replies: []Reply{{Status: status}}})
+	}
+	return out
 }

@@ -26,7 +26,7 @@ func cmdGateway(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	l, err := tools.ParseLang(*lang)
 	ts.Check(err)
-	url, stop := harness.NewGateway(*key, harness.Scripts(l)...).Start()
+	url, stop := harness.NewGateway(*key, append(harness.Scripts(l), harness.ErrorScripts()...)...).Start()
 	ts.Defer(stop)
 	ts.Setenv("OPENAI_BASE_URL", url)
 	if *key != "" {

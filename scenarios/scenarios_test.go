@@ -78,6 +78,8 @@ func commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"runecount": cmdRunecount,
 		"quirk":     cmdQuirk,
 		"gateway":   cmdGateway,
+		"genfile":   cmdGenfile,
+		"mkfifo":    cmdMkfifo,
 	}
 }
 

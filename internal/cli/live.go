@@ -63,7 +63,7 @@ func explain(err error, c *agent.Client) string {
 		case s == http.StatusTooManyRequests:
 			return fmt.Sprintf("the gateway is rate limiting (%d %s): wait a minute and run again, or use a key with more quota", s, http.StatusText(s))
 		case s == http.StatusNotFound:
-			return fmt.Sprintf("%s answered 404: check -base-url (it usually ends in /v1) and -model: %s", endpoint, oneLine(httpErr.Body))
+			return fmt.Sprintf("%s answered 404: check -base-url (it usually ends in /v1) and -model: %s", endpoint, strings.Join(strings.Fields(httpErr.Body), " "))
 		case s >= 500:
 			return fmt.Sprintf("the gateway failed (%d %s): try again later or another gateway", s, http.StatusText(s))
 		default:

@@ -21,6 +21,8 @@ const runUsage = `usage: agentvcr run [-C DIR] [-cassette NAME|PATH] [-inject KI
 
 With no flags: the offline demo. The embedded sandbox repository is written
 to a temporary folder and the embedded "demo" cassette is replayed against it.
+An embedded cassette replays on the sandbox, a .yaml file on this folder,
+unless -C says otherwise.
 
 Replay (offline): -cassette names an embedded cassette (demo, demo_bad_args,
 parallel, quirks/demo.interleave, ...) or a .yaml file; -inject bad_args or
@@ -96,7 +98,9 @@ func cmdRun(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := s.run(ctx, renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}); err != nil {
-		fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(err, s.client))
+		for _, e := range unjoin(err) {
+			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(e, s.client))
+		}
 		return 1
 	}
 	return 0
@@ -124,10 +128,7 @@ type session struct {
 func (s *session) run(ctx context.Context, r renderer) error {
 	loop := agent.Loop{Client: s.client, Tools: s.registry, MaxTurns: s.maxTurns, OnEvent: r.event}
 	_, err := loop.Run(ctx, s.msgs)
-	if ferr := s.finish(); err == nil {
-		err = ferr
-	}
-	return err
+	return errors.Join(err, s.finish())
 }
 
 // newSession prepares a run from the flags: live when a gateway or model is
@@ -201,6 +202,9 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 			return nil, err
 		}
 		cleanups = append(cleanups, cleanup)
+		if dir == "" && strings.HasSuffix(f.cassette, ".yaml") {
+			dir = env.Dir // a cassette of one's own replays where it was recorded
+		}
 		transport = c.Transport()
 		baseURL, model = rec.BaseURL, rec.Model
 		if prompt == "" {
@@ -232,4 +236,12 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		{Role: agent.RoleUser, Content: prompt},
 	}
 	return s, nil
+}
+
+// unjoin lists the errors inside an errors.Join, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
