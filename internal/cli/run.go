@@ -97,7 +97,8 @@ func cmdRun(env Env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := s.run(ctx, renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}); err != nil {
+	r := renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}
+	if err := s.run(ctx, r.event); err != nil {
 		for _, e := range unjoin(err) {
 			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(e, s.client))
 		}
@@ -124,9 +125,10 @@ type session struct {
 	finish func() error
 }
 
-// run drives the loop, printing events, then finishes the session.
-func (s *session) run(ctx context.Context, r renderer) error {
-	loop := agent.Loop{Client: s.client, Tools: s.registry, MaxTurns: s.maxTurns, OnEvent: r.event}
+// run drives the loop, handing each event to onEvent, then finishes the
+// session.
+func (s *session) run(ctx context.Context, onEvent func(agent.Event)) error {
+	loop := agent.Loop{Client: s.client, Tools: s.registry, MaxTurns: s.maxTurns, OnEvent: onEvent}
 	_, err := loop.Run(ctx, s.msgs)
 	return errors.Join(err, s.finish())
 }
