@@ -1,0 +1,138 @@
+package scenarios
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/internal/cli"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+// runCLI runs one agentvcr command line in dir with the given environment
+// and returns its exit code, stdout and stderr.
+func runCLI(dir string, vars map[string]string, transport http.RoundTripper, args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	env := cli.Env{
+		Dir:       dir,
+		Getenv:    func(k string) string { return vars[k] },
+		Stdin:     strings.NewReader(""),
+		Stdout:    &stdout,
+		Stderr:    &stderr,
+		Transport: transport,
+	}
+	code := cli.Main(env, args)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestMetamorphicBenignQuirks replays every base cassette through every
+// benign quirk transform (as a derived cassette) and under two re-chunking
+// seeds: the transcript must be the clean one, byte for byte.
+func TestMetamorphicBenignQuirks(t *testing.T) {
+	t.Parallel()
+	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
+		for _, script := range harness.Scripts(lang) {
+			file := script.Name + ".yaml"
+			if lang == tools.EN {
+				file = script.Name + ".en.yaml"
+			}
+			base, err := fs.ReadFile(cassettes.FS, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(file, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				ws := filepath.Join(dir, "ws")
+				if err := harness.WriteSandbox(ws); err != nil {
+					t.Fatal(err)
+				}
+				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", script.Name, "-C", ws, "-rechunk", "whole")
+				if code != 0 || stderr != "" {
+					t.Fatalf("clean replay: exit %d: %s", code, stderr)
+				}
+				applied := 0
+				for _, q := range harness.Quirks() {
+					if !q.Benign {
+						continue
+					}
+					out, err := harness.ApplyQuirkToCassette(base, q, 7)
+					if errors.Is(err, harness.ErrQuirkNotApplicable) {
+						continue
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", q.Name, err)
+					}
+					applied++
+					path := filepath.Join(dir, q.Name+".yaml")
+					if err := os.WriteFile(path, out, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					for _, seed := range []string{"1", "2"} {
+						code, got, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", path, "-C", ws, "-seed", seed)
+						if code != 0 || stderr != "" {
+							t.Errorf("%s seed %s: exit %d: %s", q.Name, seed, code, stderr)
+						}
+						if diff := cmp.Diff(clean, got); diff != "" {
+							t.Errorf("%s seed %s: transcript differs from the clean one (-clean +quirk):\n%s", q.Name, seed, diff)
+						}
+					}
+				}
+				if applied < 10 {
+					t.Errorf("only %d benign quirks applied to %s", applied, file)
+				}
+			})
+		}
+	}
+}
+
+// TestMetamorphicBadArgs runs every base script live against the scripted
+// gateway seen through the bad_args transform: the first call of every turn
+// arrives with invalid JSON arguments. Each is fed back as a failure card,
+// the loop still completes, and the exit code is 0.
+func TestMetamorphicBadArgs(t *testing.T) {
+	t.Parallel()
+	q, ok := harness.QuirkByName("bad_args")
+	if !ok || q.Benign {
+		t.Fatal("bad_args quirk missing or marked benign")
+	}
+	const key = "sk-test-metamorphic-0123456789"
+	url, stop := harness.NewGateway(key, harness.Scripts(tools.ZH)...).Start()
+	t.Cleanup(stop) // parallel subtests run after this function returns
+	for _, script := range harness.Scripts(tools.ZH) {
+		t.Run(script.Name, func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			if err := harness.WriteSandbox(ws); err != nil {
+				t.Fatal(err)
+			}
+			transport := harness.QuirkTransport(http.DefaultTransport, q, 1)
+			vars := map[string]string{"OPENAI_API_KEY": key}
+			code, out, stderr := runCLI(ws, vars, transport, "run", "-base-url", url, "-model", script.Name, "-max-turns", "20")
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q; want 0 and nothing\n%s", code, stderr, out)
+			}
+			calls := 0
+			for _, r := range script.Replies {
+				calls += min(len(r.Calls), 1)
+			}
+			failures := strings.Count(out, "✘ ") // one per turn with calls: its first call
+			if failures != calls || !strings.Contains(out, "参数不是合法的 JSON") {
+				t.Errorf("want %d failure cards for invalid JSON, got %d:\n%s", calls, failures, out)
+			}
+			last := script.Replies[len(script.Replies)-1].Text
+			if !strings.HasSuffix(out, last+"\n") {
+				t.Errorf("the loop did not reach the conclusion %q:\n%s", last, out)
+			}
+		})
+	}
+}
