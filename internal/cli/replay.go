@@ -44,7 +44,7 @@ func openReplay(env Env, f runFlags, lang tools.Lang, rc harness.Rechunk) (*harn
 		remove()
 		return nil, harness.Recording{}, nil, err
 	}
-	c, err := harness.OpenCassette(path, harness.ModeReplay, nil, harness.CassetteOptions{Name: name, Rechunk: rc})
+	c, err := harness.OpenCassette(path, harness.ModeReplay, nil, harness.CassetteOptions{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc})
 	if err != nil {
 		remove()
 		return nil, harness.Recording{}, nil, err
