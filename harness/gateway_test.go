@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+const gatewayKey = "sk-test-gateway-0123456789"
+
+// chat posts a chat-completions request to the gateway and returns the
+// status and body.
+func chat(t *testing.T, base, key string, body any) (int, string) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, base+"/chat/completions", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(out)
+}
+
+func TestGatewayRepliesByConversationState(t *testing.T) {
+	gw := NewGateway(gatewayKey, Scripts(tools.ZH)...)
+	base, stop := gw.Start()
+	defer stop()
+	msgs := []agent.Message{{Role: "user", Content: "hi"}}
+	status, body := chat(t, base, gatewayKey, map[string]any{"model": ScriptDemo, "messages": msgs, "stream": true})
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %s", status, body)
+	}
+	turn, err := agent.MergeStream(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Scripts(tools.ZH)[0].Replies[0]
+	if turn.Text != want.Text || len(turn.ToolCalls) != 1 || turn.ToolCalls[0].Function.Arguments != want.Calls[0].Arguments || turn.FinishReason != "tool_calls" {
+		t.Errorf("first reply merged to %+v, want the script's first reply %+v", turn, want)
+	}
+	// The same conversation one turn on gets the second reply.
+	msgs = append(msgs,
+		agent.Message{Role: "assistant", ToolCalls: turn.ToolCalls},
+		agent.Message{Role: "tool", ToolCallID: turn.ToolCalls[0].ID, Content: "main.js"})
+	_, body = chat(t, base, gatewayKey, map[string]any{"model": ScriptDemo, "messages": msgs, "stream": true})
+	turn, err = agent.MergeStream(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := turn.ToolCalls[0].Function.Name; got != "grep" {
+		t.Errorf("second reply calls %q, want grep", got)
+	}
+	if n := gw.Requests(); n != 2 {
+		t.Errorf("Requests() = %d, want 2", n)
+	}
+}
+
+func TestGatewayRefusals(t *testing.T) {
+	gw := NewGateway(gatewayKey, append(Scripts(tools.ZH), ErrorScripts()...)...)
+	base, stop := gw.Start()
+	defer stop()
+	user := []agent.Message{{Role: "user", Content: "hi"}}
+	orphan := []agent.Message{{Role: "user", Content: "hi"}, {Role: "assistant", ToolCalls: []agent.ToolCall{{ID: "call_1", Type: "function", Function: agent.FunctionCall{Name: "glob", Arguments: "{}"}}}}}
+	tests := []struct {
+		reason string
+		key    string
+		body   any
+		status int
+		code   string
+	}{
+		{"no key", "", map[string]any{"model": ScriptDemo, "messages": user, "stream": true}, 401, "invalid_api_key"},
+		{"wrong key", "sk-wrong", map[string]any{"model": ScriptDemo, "messages": user, "stream": true}, 401, "invalid_api_key"},
+		{"not streaming", gatewayKey, map[string]any{"model": ScriptDemo, "messages": user}, 400, "invalid_request_error"},
+		{"body not JSON", gatewayKey, "not json", 400, "invalid_request_error"},
+		{"unknown model", gatewayKey, map[string]any{"model": "nosuch", "messages": user, "stream": true}, 404, "model_not_found"},
+		{"call without a result", gatewayKey, map[string]any{"model": ScriptDemo, "messages": orphan, "stream": true}, 400, "invalid_request_error"},
+		{"script exhausted", gatewayKey, map[string]any{"model": "http_429", "messages": append(orphan[:1:1], agent.Message{Role: "assistant", Content: "x"}), "stream": true}, 400, "invalid_request_error"},
+		{"scripted 429", gatewayKey, map[string]any{"model": "http_429", "messages": user, "stream": true}, 429, "scripted_error"},
+		{"scripted 503", gatewayKey, map[string]any{"model": "http_503", "messages": user, "stream": true}, 503, "scripted_error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			status, body := chat(t, base, tt.key, tt.body)
+			var e struct {
+				Error struct{ Code, Message string } `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(body), &e); err != nil {
+				t.Fatalf("error body is not JSON: %q", body)
+			}
+			if status != tt.status || e.Error.Code != tt.code || e.Error.Message == "" {
+				t.Errorf("got %d %q %q, want %d %q and a message", status, e.Error.Code, e.Error.Message, tt.status, tt.code)
+			}
+		})
+	}
+	refused := gw.Refused()
+	if len(refused) != 1 || !errors.Is(refused[0], ErrInvariant) || !errors.Is(refused[0], agent.ErrInvalidMessages) {
+		t.Errorf("Refused() = %v, want one invariant violation", refused)
+	}
+}
+
+func TestStreamReplyIsStableAndSplit(t *testing.T) {
+	r := Reply{Text: "先看看", Calls: []ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}}}
+	a := strings.Join(StreamReply("m", "s", 0, r), "")
+	if b := strings.Join(StreamReply("m", "s", 0, r), ""); a != b {
+		t.Fatal("StreamReply is not deterministic")
+	}
+	if n := strings.Count(a, `"function":{"arguments":`); n != 4 { // 21 runes in pieces of 6
+		t.Errorf("arguments in %d pieces, want 4:\n%s", n, a)
+	}
+	if !strings.HasSuffix(a, "\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n") {
+		t.Errorf("stream does not end with the finish chunk and [DONE]:\n%s", a)
+	}
+}
+
+func TestSplitRunes(t *testing.T) {
+	tests := []struct {
+		reason string
+		s      string
+		n      int
+		want   []string
+	}{
+		{"empty", "", 3, nil},
+		{"exact", "abcdef", 3, []string{"abc", "def"}},
+		{"rest", "abcd", 3, []string{"abc", "d"}},
+		{"runes not bytes", "中文字符", 3, []string{"中文字", "符"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, splitRunes(tt.s, tt.n)); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+}
