@@ -25,7 +25,7 @@ An embedded cassette replays on the sandbox, a .yaml file on this folder,
 unless -C says otherwise.
 
 Replay (offline): -cassette names an embedded cassette (demo, demo_bad_args,
-parallel, quirks/demo.interleave, ...) or a .yaml file; -inject bad_args or
+parallel, quirks/parallel.interleaved_calls, ...) or a .yaml file; -inject bad_args or
 unknown_tool picks the demo variant with that fault; -sse FILE (repeatable)
 serves raw SSE files as the model's turns, in order. The model, prompt and
 endpoint default to those the cassette recorded.
