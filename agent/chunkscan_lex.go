@@ -1,5 +1,7 @@
 package agent
 
+import "encoding/binary"
+
 // scanner is a cursor over one chunk's JSON, the lexical half of the fast
 // path (chunkscan.go has the chunk's shape). It validates what it reads the
 // way encoding/json does; every method reports false on anything malformed
@@ -25,6 +27,13 @@ var strPlain = func() (t [256]bool) {
 
 // ws skips JSON whitespace and returns the byte at the cursor, 0 at the end.
 func (s *scanner) ws() byte {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return s.b[s.i] // compact JSON: nothing to skip
+	}
+	return s.wsSlow()
+}
+
+func (s *scanner) wsSlow() byte {
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; c {
 		case ' ', '\t', '\n', '\r':
@@ -50,10 +59,15 @@ func (s *scanner) str() (lit []byte, plain, ok bool) {
 	b, start := s.b, s.i
 	i := start + 1
 	plain = true
-	for i < len(b) {
-		if strPlain[b[i]] {
+	for {
+		for i+8 <= len(b) && special8(binary.LittleEndian.Uint64(b[i:])) == 0 {
+			i += 8
+		}
+		for i < len(b) && strPlain[b[i]] {
 			i++
-			continue
+		}
+		if i >= len(b) {
+			return nil, false, false
 		}
 		switch c := b[i]; {
 		case c == '"':
@@ -82,7 +96,15 @@ func (s *scanner) str() (lit []byte, plain, ok bool) {
 			i++
 		}
 	}
-	return nil, false, false
+}
+
+// special8 is not zero when one of the 8 bytes in x may be one that
+// strPlain does not mark (a false alarm only sends the caller to its byte
+// loop): below 0x20, '"', '\\' or not ASCII.
+func special8(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := x^(ones*'"'), x^(ones*'\\')
+	return ((x - ones*0x20) | (quote - ones) | (backslash - ones) | x) & highs
 }
 
 // number scans the number at the cursor. integer reports a literal with no

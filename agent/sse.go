@@ -1,13 +1,13 @@
 package agent
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
 	"io"
 )
 
-// sseBufferSize is the read buffer of the SSE reader. Lines longer than it are
-// assembled in a growing slice: there is no limit on line length.
+// sseBufferSize is the initial read buffer of the SSE reader. It doubles for a
+// line longer than it: there is no limit on line length.
 const sseBufferSize = 64 << 10
 
 // sseEvent is one dispatched server-sent event. Data is valid until the next
@@ -21,17 +21,26 @@ type sseEvent struct {
 // LF or a bare CR; "data:" with or without one space; several data lines join
 // with "\n"; comments and unknown fields are ignored; an event is dispatched
 // on a blank line and at EOF.
+//
+// It keeps its own buffer rather than a bufio.Reader so that an event with one
+// data line (every chunk) is handed out as a slice of that buffer, without a
+// copy: buffered bytes are only moved when the buffer is full, and a data line
+// that still points into it is copied out first.
 type sseReader struct {
-	br     *bufio.Reader
-	long   []byte // a line that spans more than the buffered bytes
-	skipLF bool   // the last line ended in CR: a LF right after belongs to it
-	data   []byte // data of the event being built
-	isData bool   // at least one data line was seen
-	isErr  bool   // the event's type is "error"
+	r          io.Reader
+	buf        []byte // buf[start:end] is read and not yet consumed
+	start, end int
+	err        error  // the reader's error, returned once the buffer is consumed
+	skipLF     bool   // the last line ended in CR: a LF right after belongs to it
+	data       []byte // data of the event being built
+	own        []byte // the buffer data is joined in, once it is not a slice of buf
+	inBuf      bool   // data is a slice of buf
+	isData     bool   // at least one data line was seen
+	isErr      bool   // the event's type is "error"
 }
 
 func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, sseBufferSize)}
+	return &sseReader{r: r}
 }
 
 // next returns the next event, or io.EOF after the last one.
@@ -62,68 +71,111 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		switch string(field) {
 		case "data":
-			if s.isData {
-				s.data = append(s.data, '\n')
+			if !s.isData {
+				s.data, s.inBuf, s.isData = value, true, true
+				continue
 			}
+			s.ownData()
+			s.data = append(s.data, '\n')
 			s.data = append(s.data, value...)
-			s.isData = true
+			s.own = s.data
 		case "event":
 			s.isErr = string(value) == "error"
 		}
 	}
 }
 
+// ownData copies data out of buf, before buf changes under it.
+func (s *sseReader) ownData() {
+	if s.inBuf {
+		s.data = append(s.own[:0], s.data...)
+		s.own, s.inBuf = s.data, false
+	}
+}
+
 func (s *sseReader) dispatch() sseEvent {
 	ev := sseEvent{Error: s.isErr, Data: s.data}
-	s.data, s.isData, s.isErr = s.data[:0], false, false
+	s.data, s.inBuf, s.isData, s.isErr = nil, false, false, false
 	return ev
 }
 
 // readLine returns the next line without its end. The slice is valid until the
 // next call. A last line without an end is returned before io.EOF.
 func (s *sseReader) readLine() ([]byte, error) {
-	s.long = s.long[:0]
+	scanned := 0 // buf[start:start+scanned] holds no line end
 	for {
-		if _, err := s.br.Peek(1); err != nil {
-			if err == io.EOF && len(s.long) > 0 {
-				return s.long, nil
-			}
-			return nil, err
-		}
-		buf, _ := s.br.Peek(s.br.Buffered())
-		if s.skipLF {
+		if s.skipLF && s.start < s.end {
 			s.skipLF = false
-			if buf[0] == '\n' {
-				s.br.Discard(1)
-				continue
+			if s.buf[s.start] == '\n' {
+				s.start++
 			}
 		}
-		end := bytes.IndexByte(buf, '\n')
-		search := buf
-		if end >= 0 {
-			search = buf[:end]
-		}
-		if cr := bytes.IndexByte(search, '\r'); cr >= 0 {
-			end = cr
-			n := cr + 1
-			switch {
-			case n == len(buf):
-				s.skipLF = true
-			case buf[n] == '\n':
-				n++
+		if i := lineEnd(s.buf[s.start+scanned : s.end]); i >= 0 {
+			at := s.start + scanned + i
+			line := s.buf[s.start:at]
+			s.start = at + 1
+			if s.buf[at] == '\r' {
+				switch {
+				case s.start == s.end:
+					s.skipLF = true
+				case s.buf[s.start] == '\n':
+					s.start++
+				}
 			}
-			s.br.Discard(n)
-		} else if end >= 0 {
-			s.br.Discard(end + 1)
-		} else {
-			s.long = append(s.long, buf...)
-			s.br.Discard(len(buf))
-			continue
+			return line, nil
 		}
-		if len(s.long) > 0 {
-			s.long = append(s.long, buf[:end]...)
-			return s.long, nil
+		scanned = s.end - s.start
+		if s.err != nil {
+			if s.err == io.EOF && scanned > 0 {
+				line := s.buf[s.start:s.end]
+				s.start = s.end
+				return line, nil
+			}
+			return nil, s.err
 		}
-		return buf[:end], nil
+		s.fill()
 	}
+}
+
+// lineEnd returns the index of the first CR or LF in b, or -1.
+func lineEnd(b []byte) int {
+	lf := bytes.IndexByte(b, '\n')
+	if lf >= 0 {
+		b = b[:lf]
+	}
+	if cr := bytes.IndexByte(b, '\r'); cr >= 0 {
+		return cr
+	}
+	return lf
+}
+
+// fill reads more bytes into buf, making room first: unconsumed bytes move to
+// the front (data is copied out of the way before), or, when one line fills
+// the whole buffer, the buffer doubles (the old one stays intact for data).
+func (s *sseReader) fill() {
+	switch {
+	case s.buf == nil:
+		s.buf = make([]byte, sseBufferSize)
+	case s.end == len(s.buf) && s.start > 0:
+		s.ownData()
+		s.end = copy(s.buf, s.buf[s.start:s.end])
+		s.start = 0
+	case s.end == len(s.buf):
+		grown := make([]byte, 2*len(s.buf))
+		s.end = copy(grown, s.buf[s.start:s.end])
+		s.buf, s.start = grown, 0
+	}
+	for range 100 {
+		n, err := s.r.Read(s.buf[s.end:])
+		if n < 0 || n > len(s.buf)-s.end {
+			s.err = errors.New("invalid read count from the stream reader")
+			return
+		}
+		s.end += n
+		if err != nil || n > 0 {
+			s.err = err
+			return
+		}
+	}
+	s.err = io.ErrNoProgress
 }
