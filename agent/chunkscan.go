@@ -18,7 +18,7 @@ func scanChunk(data []byte, c *chunk) bool {
 	s.i++
 	var seen uint8
 	for first := true; ; first = false {
-		key, done, ok := s.member(first, chunkFields)
+		key, done, ok := s.member(first, true)
 		if !ok {
 			return false
 		}
@@ -46,7 +46,7 @@ func scanChunk(data []byte, c *chunk) bool {
 			bit = 1 << 6
 			c.Code, ok = s.raw()
 		default:
-			ok = s.skip(0)
+			ok = s.other(key, chunkFields)
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -178,7 +178,7 @@ func (s *scanner) choice(ch *choice) bool {
 	}
 	var seen uint8
 	for first := true; ; first = false {
-		key, done, ok := s.member(first, choiceFields)
+		key, done, ok := s.member(first, true)
 		if !ok || done {
 			return ok
 		}
@@ -189,7 +189,7 @@ func (s *scanner) choice(ch *choice) bool {
 		case "finish_reason":
 			bit, ok = 1<<1, s.strField(&ch.FinishReason)
 		default:
-			ok = s.skip(0)
+			ok = s.other(key, choiceFields)
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -204,7 +204,7 @@ func (s *scanner) delta(d *delta) bool {
 	}
 	var seen uint8
 	for first := true; ; first = false {
-		key, done, ok := s.member(first, deltaFields)
+		key, done, ok := s.member(first, true)
 		if !ok || done {
 			return ok
 		}
@@ -215,7 +215,7 @@ func (s *scanner) delta(d *delta) bool {
 		case "tool_calls":
 			bit, ok = 1<<1, s.pieces(&d.ToolCalls)
 		default:
-			ok = s.skip(0)
+			ok = s.other(key, deltaFields)
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -263,7 +263,7 @@ func (s *scanner) piece(p *toolPiece) bool {
 	}
 	var seen uint8
 	for first := true; ; first = false {
-		key, done, ok := s.member(first, pieceFields)
+		key, done, ok := s.member(first, true)
 		if !ok || done {
 			return ok
 		}
@@ -276,7 +276,7 @@ func (s *scanner) piece(p *toolPiece) bool {
 		case "function":
 			bit, ok = 1<<2, s.function(&p.Function)
 		default:
-			ok = s.skip(0)
+			ok = s.other(key, pieceFields)
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -302,7 +302,7 @@ func (s *scanner) function(f *pieceFunction) bool {
 	}
 	var seen uint8
 	for first := true; ; first = false {
-		key, done, ok := s.member(first, functionFields)
+		key, done, ok := s.member(first, true)
 		if !ok || done {
 			return ok
 		}
@@ -318,7 +318,7 @@ func (s *scanner) function(f *pieceFunction) bool {
 				f.Arguments, ok = s.raw()
 			}
 		default:
-			ok = s.skip(0)
+			ok = s.other(key, functionFields)
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -339,7 +339,7 @@ func (s *scanner) usage(c *chunk) bool {
 	c.Usage = u
 	var seen uint8
 	for first := true; ; first = false {
-		key, done, ok := s.member(first, usageFields)
+		key, done, ok := s.member(first, true)
 		if !ok || done {
 			return ok
 		}
@@ -352,7 +352,7 @@ func (s *scanner) usage(c *chunk) bool {
 		case "total_tokens":
 			bit, ok = 1<<2, s.intField(&u.TotalTokens)
 		default:
-			ok = s.skip(0)
+			ok = s.other(key, usageFields)
 		}
 		if !ok || seen&bit != 0 {
 			return false

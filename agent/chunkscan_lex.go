@@ -180,7 +180,7 @@ func (s *scanner) skip(depth int) bool {
 		}
 		s.i++
 		for first := true; ; first = false {
-			_, done, ok := s.member(first, nil)
+			_, done, ok := s.member(first, false)
 			if !ok || done {
 				return ok
 			}
@@ -223,11 +223,10 @@ func (s *scanner) raw() ([]byte, bool) {
 }
 
 // member moves to the next member of an object whose '{' was consumed and
-// leaves the cursor on its value; done reports the closing '}'. A key that
-// encoding/json might match to one of fields other than by its exact name
-// (it folds case, and escapes or non-ASCII bytes could spell a field name)
-// is not understood: ok is false.
-func (s *scanner) member(first bool, fields []string) (key []byte, done, ok bool) {
+// leaves the cursor on its value; done reports the closing '}'. When strict,
+// a key with escapes or non-ASCII bytes is not understood (ok is false): it
+// might spell a field's name.
+func (s *scanner) member(first, strict bool) (key []byte, done, ok bool) {
 	c := s.ws()
 	if !first {
 		switch c {
@@ -248,18 +247,24 @@ func (s *scanner) member(first bool, fields []string) (key []byte, done, ok bool
 		return nil, false, false
 	}
 	lit, plain, ok := s.str()
-	if !ok || (!plain && fields != nil) || s.ws() != ':' {
+	if !ok || (!plain && strict) || s.ws() != ':' {
 		return nil, false, false
 	}
 	s.i++
 	s.ws()
-	key = lit[1 : len(lit)-1]
+	return lit[1 : len(lit)-1], false, true
+}
+
+// other skips the value of a member whose key matched none of fields exactly.
+// A key that matches one of them in another case is not understood: it is
+// encoding/json's to decode, which folds case.
+func (s *scanner) other(key []byte, fields []string) bool {
 	for _, f := range fields {
-		if len(f) == len(key) && string(key) != f && foldedEqual(key, f) {
-			return nil, false, false
+		if len(f) == len(key) && foldedEqual(key, f) {
+			return false
 		}
 	}
-	return key, false, true
+	return s.skip(0)
 }
 
 // foldedEqual reports whether the ASCII key equals the lower-case name f
