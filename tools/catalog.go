@@ -43,6 +43,7 @@ type catalog struct {
 	permissionF     string // rel path
 	ioErrorF        string // rel path, error text
 	patternOutsideF string // pattern (%q)
+	patternNulF     string // pattern (%q)
 	badPatternF     string // pattern (%q)
 	dotDotF         string // pattern (%q)
 

@@ -95,7 +95,7 @@ func TestGlobRefuses(t *testing.T) {
 		{"a symlinked folder pointing outside", EN, `{"pattern":"out/*.js"}`, `glob: pattern "out/*.js" points outside the workspace`},
 		{".. after a wildcard", EN, `{"pattern":"src/*/../../../*"}`, `glob: pattern "src/*/../../../*": .. may only appear before the first wildcard`},
 		{"an unclosed class", ZH, `{"pattern":"src/[a*.js"}`, `glob：模式 "src/[a*.js" 不合法：检查 [ ] 是否成对、\ 后面是否跟着字符`},
-		{"a NUL byte", EN, `{"pattern":"*\u0000"}`, `glob: path "*\x00" contains a NUL byte`},
+		{"a NUL byte", EN, `{"pattern":"*\u0000"}`, `glob: pattern "*\x00" contains a NUL byte`},
 		{"nothing but slashes", EN, `{"pattern":"/"}`, `glob: invalid pattern "/": check that [ ] pair up and that \ is followed by a character`},
 		{"limit 0", EN, `{"pattern":"*","limit":0}`, `glob: invalid arguments: parameter limit must be at least 1, got 0.`},
 		{"missing pattern", ZH, `{"glob":"*.js"}`, `glob：参数不符合要求：缺少必填参数 pattern；不认识的参数 glob（可用的参数：limit、pattern）。`},

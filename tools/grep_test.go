@@ -81,6 +81,7 @@ func TestGrepRefuses(t *testing.T) {
 		{"an invalid regular expression", EN, `{"pattern":"("}`, "grep: invalid regular expression \"(\": missing closing ): `(`"},
 		{"an invalid regular expression, zh", ZH, `{"pattern":"a[b"}`, "grep：正则表达式 \"a[b\" 不合法：missing closing ]: `[b`"},
 		{"a glob outside", EN, `{"pattern":"x","glob":"../**"}`, `grep: pattern "../**" points outside the workspace`},
+		{"a NUL byte in the glob, zh", ZH, `{"pattern":"x","glob":"src/\u0000*"}`, `grep：模式 "src/\x00*" 里有 NUL 字节`},
 		{"an empty pattern", ZH, `{"pattern":""}`, `grep：参数不符合要求：参数 pattern 至少要有 1 个字符，收到的是 ""。`},
 		{"a wrong type", EN, `{"pattern":1}`, `grep: invalid arguments: parameter pattern must be a string, got 1.`},
 	}

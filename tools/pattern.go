@@ -21,7 +21,7 @@ var errBadPattern = errors.New("bad glob pattern")
 // inside the workspace and checks the rest.
 func compileGlob(ws *Workspace, t *catalog, pattern string) (globPattern, error) {
 	if strings.ContainsRune(pattern, 0) {
-		return globPattern{}, failf(ErrNULInPath, t.nulF, pattern)
+		return globPattern{}, failf(ErrNULInPath, t.patternNulF, pattern)
 	}
 	var comps []string
 	for _, c := range strings.Split(pattern, "/") {

@@ -41,6 +41,7 @@ var enTexts = catalog{
 	permissionF:     "permission denied reading %s",
 	ioErrorF:        "reading %s failed: %s",
 	patternOutsideF: "pattern %q points outside the workspace",
+	patternNulF:     "pattern %q contains a NUL byte",
 	badPatternF:     "invalid pattern %q: check that [ ] pair up and that \\ is followed by a character",
 	dotDotF:         "pattern %q: .. may only appear before the first wildcard",
 

@@ -42,6 +42,7 @@ var zhTexts = catalog{
 	permissionF:     "没有权限读取 %s",
 	ioErrorF:        "读取 %s 失败：%s",
 	patternOutsideF: "模式 %q 指向工作目录之外",
+	patternNulF:     "模式 %q 里有 NUL 字节",
 	badPatternF:     "模式 %q 不合法：检查 [ ] 是否成对、\\ 后面是否跟着字符",
 	dotDotF:         "模式 %q 里的 .. 只能出现在第一个通配符之前",
 
