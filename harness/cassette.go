@@ -60,6 +60,7 @@ type CassetteOptions struct {
 // v2.1.0. Use Transport or Client for requests, then Stop exactly once.
 type Cassette struct {
 	file string // the .yaml path
+	temp string // record mode: the file go-vcr writes, moved to file by Stop
 	name string
 	mode Mode
 	opts CassetteOptions
@@ -75,6 +76,7 @@ type Cassette struct {
 	used    []bool       // replay: which recorded interactions were served
 	canon   map[string]requestKey
 	stopped bool
+	missed  bool // replay: a request matched no interaction
 }
 
 // OpenCassette opens the cassette at path (".yaml" is added when missing).
@@ -91,10 +93,15 @@ func OpenCassette(path string, mode Mode, real http.RoundTripper, opts CassetteO
 	var err error
 	switch mode {
 	case ModeRecord:
-		if err := os.Remove(c.file); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("cassette %s: delete before recording: %w", c.file, err)
+		// go-vcr v2.1.0 appends to an existing file, so it records into a
+		// fresh temporary file beside the cassette; Stop moves it into place
+		// once it is saved and scanned, so a failed recording never
+		// destroys the cassette it would have replaced.
+		c.temp = base + ".recording.yaml"
+		if err := os.Remove(c.temp); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("cassette %s: delete an old partial recording: %w", c.file, err)
 		}
-		c.rec, err = recorder.NewAsMode(base, recorder.ModeRecording, real)
+		c.rec, err = recorder.NewAsMode(strings.TrimSuffix(c.temp, ".yaml"), recorder.ModeRecording, real)
 		if err != nil {
 			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
 		}
@@ -165,6 +172,9 @@ func (t cassetteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 	resp, err := c.rec.RoundTrip(out)
 	if errors.Is(err, cassette.ErrInteractionNotFound) {
+		c.mu.Lock()
+		c.missed = true
+		c.mu.Unlock()
 		return nil, c.miss(n, key)
 	}
 	return resp, err
@@ -211,10 +221,11 @@ func (c *Cassette) miss(n int, sent requestKey) error {
 }
 
 // Stop ends the cassette. After a recording it saves the file through the
-// redaction filter and scans it for secrets (ErrSecretInCassette, file
-// removed) and fails on an empty recording (ErrEmptyRecording). After a
-// replay it fails when an interaction was never used
-// (ErrUnusedInteractions). A second Stop does nothing.
+// redaction filter, scans it for secrets (ErrSecretInCassette: nothing is
+// written) and fails on an empty recording (ErrEmptyRecording); only then
+// does the new file replace the cassette. After a replay it fails when an
+// interaction was never used (ErrUnusedInteractions), unless a request
+// already missed. A second Stop, or Stop after Discard, does nothing.
 func (c *Cassette) Stop() error {
 	c.mu.Lock()
 	if c.stopped {
@@ -227,10 +238,19 @@ func (c *Cassette) Stop() error {
 		return fmt.Errorf("cassette %s: save: %w", c.file, err)
 	}
 	if c.mode == ModeRecord {
-		if _, err := os.Stat(c.file); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(c.temp); errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("cassette %s: %w", c.file, ErrEmptyRecording)
 		}
-		return c.scanSecrets()
+		if err := c.scanSecrets(); err != nil {
+			return err
+		}
+		if err := os.Rename(c.temp, c.file); err != nil {
+			return fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		return nil
+	}
+	if c.missed {
+		return nil // the miss already said the conversation went differently
 	}
 	var unused []string
 	for i, used := range c.used {
@@ -241,6 +261,29 @@ func (c *Cassette) Stop() error {
 	if len(unused) > 0 {
 		return fmt.Errorf("scenario %q: %d of %d recorded interactions never used (number %s): %w",
 			c.name, len(unused), len(c.keys), strings.Join(unused, ", "), ErrUnusedInteractions)
+	}
+	return nil
+}
+
+// Discard ends a recording without writing it: the run it recorded failed,
+// and the cassette on disk, if any, stays as it was. For a replay it is
+// Stop without the unused-interaction check.
+func (c *Cassette) Discard() error {
+	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		return nil
+	}
+	c.stopped = true
+	c.mu.Unlock()
+	err := c.rec.Stop()
+	if c.mode == ModeRecord {
+		if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cassette %s: discard: %w", c.file, err)
 	}
 	return nil
 }

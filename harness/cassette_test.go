@@ -247,13 +247,10 @@ func TestReplayMissNamesRequestAndDiffsNearest(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("miss (-want +got):\n%s\nfull error:\n%v", diff, miss)
 	}
-	err = c.Stop()
-	if !errors.Is(err, ErrUnusedInteractions) {
-		t.Fatalf("Stop: err = %v, want ErrUnusedInteractions", err)
-	}
-	wantStop := `scenario "demo": 2 of 3 recorded interactions never used (number 2, 3): recorded interactions were never used`
-	if diff := cmp.Diff(wantStop, err.Error()); diff != "" {
-		t.Errorf("Stop text (-want +got):\n%s", diff)
+	// The miss already says the conversation went differently: Stop does
+	// not repeat it as unused interactions.
+	if err := c.Stop(); err != nil {
+		t.Errorf("Stop after a miss: %v, want nil", err)
 	}
 }
 
@@ -304,7 +301,7 @@ func TestStopCatchesASecretThatSurvives(t *testing.T) {
 				t.Errorf("error %q should say %q and never the key", err, tt.wantErr)
 			}
 			if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-				t.Errorf("leaking cassette was not removed: %v", err)
+				t.Errorf("a leaking cassette was written: %v", err)
 			}
 		})
 	}

@@ -104,7 +104,7 @@ func (c *Cassette) secrets() []string {
 // configured secret (as written, or escaped for a URL) or a key-shaped
 // string is in it. The error names line numbers, never the secret.
 func (c *Cassette) scanSecrets() error {
-	data, err := os.ReadFile(c.file)
+	data, err := os.ReadFile(c.temp)
 	if err != nil {
 		return fmt.Errorf("cassette %s: scan for secrets: %w", c.file, err)
 	}
@@ -112,25 +112,25 @@ func (c *Cassette) scanSecrets() error {
 	for n, sec := range c.secrets() {
 		for _, form := range []string{sec, url.QueryEscape(sec), url.PathEscape(sec)} {
 			if lines := linesContaining(data, func(l string) bool { return strings.Contains(l, form) }); lines != "" {
-				found = append(found, fmt.Sprintf("secret %d on line %s", n+1, lines))
+				found = append(found, fmt.Sprintf("secret %d on %s", n+1, lines))
 				break
 			}
 		}
 	}
 	if lines := linesContaining(data, keyPattern.MatchString); lines != "" {
-		found = append(found, "an sk- key on line "+lines)
+		found = append(found, "an sk- key on "+lines)
 	}
 	if len(found) == 0 {
 		return nil
 	}
-	if err := os.Remove(c.file); err != nil {
-		return fmt.Errorf("cassette %s: %s; removing the file failed: %v: %w", c.file, strings.Join(found, ", "), err, ErrSecretInCassette)
+	if err := os.Remove(c.temp); err != nil {
+		return fmt.Errorf("cassette %s: %s; removing the recording failed: %v: %w", c.file, strings.Join(found, "; "), err, ErrSecretInCassette)
 	}
-	return fmt.Errorf("cassette %s: %s; file removed: %w", c.file, strings.Join(found, ", "), ErrSecretInCassette)
+	return fmt.Errorf("cassette %s: %s; nothing was written: %w", c.file, strings.Join(found, "; "), ErrSecretInCassette)
 }
 
-// linesContaining returns the 1-based numbers of the lines where hit is
-// true, joined with commas; "" when there is none.
+// linesContaining names the 1-based lines where hit is true ("line 5",
+// "lines 5, 43"); "" when there is none.
 func linesContaining(data []byte, hit func(string) bool) string {
 	var nums []string
 	for n, l := range strings.Split(string(data), "\n") {
@@ -138,5 +138,11 @@ func linesContaining(data []byte, hit func(string) bool) string {
 			nums = append(nums, strconv.Itoa(n+1))
 		}
 	}
-	return strings.Join(nums, ",")
+	switch len(nums) {
+	case 0:
+		return ""
+	case 1:
+		return "line " + nums[0]
+	}
+	return "lines " + strings.Join(nums, ", ")
 }

@@ -45,9 +45,10 @@ func openRecording(env Env, path, key string, real http.RoundTripper) (*harness.
 // misses keep their diff: it is the point of the message.
 func explain(err error, c *agent.Client) string {
 	var (
-		httpErr *agent.HTTPError
-		miss    *harness.MissError
-		netErr  *net.OpError
+		httpErr   *agent.HTTPError
+		miss      *harness.MissError
+		streamErr *agent.StreamError
+		netErr    *net.OpError
 	)
 	endpoint := ""
 	if c != nil {
@@ -55,7 +56,9 @@ func explain(err error, c *agent.Client) string {
 	}
 	switch {
 	case errors.As(err, &miss):
-		return miss.Error()
+		return miss.Error() + "\nif the new request is intended, re-record the cassette (agentvcr run ... -record PATH; go generate ./cassettes for the embedded ones)"
+	case errors.As(err, &streamErr):
+		return fmt.Sprintf("%v (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing", err)
 	case errors.As(err, &httpErr):
 		switch s := httpErr.StatusCode; {
 		case s == http.StatusUnauthorized || s == http.StatusForbidden:

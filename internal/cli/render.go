@@ -38,12 +38,11 @@ type renderer struct {
 // event prints one event of the loop.
 func (r renderer) event(e agent.Event) {
 	if r.json {
-		b, err := json.Marshal(e)
-		if err != nil {
-			fmt.Fprintf(r.w, "{\"type\":\"error\",\"error\":%q}\n", err.Error())
-			return
+		enc := json.NewEncoder(r.w)
+		enc.SetEscapeHTML(false) // as `agentvcr tool -json`: "<" stays "<"
+		if err := enc.Encode(e); err != nil {
+			fmt.Fprintf(r.w, "{\"kind\":\"error\",\"error\":%q}\n", err.Error())
 		}
-		fmt.Fprintf(r.w, "%s\n", b)
 		return
 	}
 	switch e.Kind {

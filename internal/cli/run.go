@@ -121,8 +121,9 @@ type session struct {
 	maxTurns int
 	// finish releases what the session holds (a cassette, a temporary
 	// sandbox) and reports a cassette's own failures (unused interactions,
-	// a secret in the file).
-	finish func() error
+	// a secret in the file). runErr is the run's own error: a recording of
+	// a failed run is discarded.
+	finish func(runErr error) error
 }
 
 // run drives the loop, handing each event to onEvent, then finishes the
@@ -130,7 +131,7 @@ type session struct {
 func (s *session) run(ctx context.Context, onEvent func(agent.Event)) error {
 	loop := agent.Loop{Client: s.client, Tools: s.registry, MaxTurns: s.maxTurns, OnEvent: onEvent}
 	_, err := loop.Run(ctx, s.msgs)
-	return errors.Join(err, s.finish())
+	return errors.Join(err, s.finish(err))
 }
 
 // newSession prepares a run from the flags: live when a gateway or model is
@@ -146,17 +147,17 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if len(f.sse) > 0 && f.cassette != "" {
 		return nil, usageError{"-sse and -cassette are two sources of model turns: pick one"}
 	}
-	var cleanups []func() error
+	var cleanups []func(runErr error) error
 	s := &session{maxTurns: f.maxTurns}
-	s.finish = func() error {
+	s.finish = func(runErr error) error {
 		var errs []error
 		for i := len(cleanups) - 1; i >= 0; i-- {
-			errs = append(errs, cleanups[i]())
+			errs = append(errs, cleanups[i](runErr))
 		}
 		return errors.Join(errs...)
 	}
 	fail := func(err error) (*session, error) {
-		s.finish()
+		s.finish(err)
 		return nil, err
 	}
 	var (
@@ -185,7 +186,15 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 				return nil, err
 			}
 			transport = c.Transport()
-			cleanups = append(cleanups, c.Stop)
+			cleanups = append(cleanups, func(runErr error) error {
+				if runErr == nil {
+					return c.Stop()
+				}
+				if err := c.Discard(); err != nil {
+					return err
+				}
+				return fmt.Errorf("nothing recorded: the run failed, so %s was left as it was", f.record)
+			})
 		}
 	case len(f.sse) > 0:
 		files := make([]string, len(f.sse))
@@ -203,7 +212,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if err != nil {
 			return nil, err
 		}
-		cleanups = append(cleanups, cleanup)
+		cleanups = append(cleanups, func(error) error { return cleanup() })
 		if dir == "" && strings.HasSuffix(f.cassette, ".yaml") {
 			dir = env.Dir // a cassette of one's own replays where it was recorded
 		}
@@ -218,7 +227,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if err != nil {
 			return fail(fmt.Errorf("sandbox: %w", err))
 		}
-		cleanups = append(cleanups, func() error { return os.RemoveAll(tmp) })
+		cleanups = append(cleanups, func(error) error { return os.RemoveAll(tmp) })
 		if err := harness.WriteSandbox(tmp); err != nil {
 			return fail(err)
 		}
