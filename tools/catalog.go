@@ -74,4 +74,5 @@ type catalog struct {
 	grepNoneF       string // pattern (%q), files searched
 	grepNoneGlobF   string // pattern (%q), files searched, glob (%q)
 	badRegexpF      string // pattern (%q), reason
+	perlOnlyHint    string // appended when the pattern uses lookaround or backreferences
 }

@@ -55,6 +55,10 @@ type grepper struct {
 	onOpen func(rel string)
 }
 
+// perlOnly finds what models copy from PCRE and RE2 refuses: lookahead,
+// lookbehind and backreferences.
+var perlOnly = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]`)
+
 // run returns "path:line:content" hits in path order, then line order; at
 // most grepMaxHits, and a note when more exist. Scanning stops at the first
 // hit past the limit.
@@ -65,6 +69,9 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 		var se *syntax.Error
 		if errors.As(err, &se) {
 			reason = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
+		}
+		if perlOnly.MatchString(a.Pattern) {
+			reason += t.perlOnlyHint
 		}
 		return "", failf(err, t.badRegexpF, a.Pattern, reason)
 	}

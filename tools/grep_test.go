@@ -80,6 +80,8 @@ func TestGrepRefuses(t *testing.T) {
 	}{
 		{"an invalid regular expression", EN, `{"pattern":"("}`, "grep: invalid regular expression \"(\": missing closing ): `(`"},
 		{"an invalid regular expression, zh", ZH, `{"pattern":"a[b"}`, "grep：正则表达式 \"a[b\" 不合法：missing closing ]: `[b`"},
+		{"a PCRE lookbehind gets a hint", EN, `{"pattern":"(?<!\\.)divide"}`, "grep: invalid regular expression \"(?<!\\\\.)divide\": invalid named capture: `(?<!\\.)divide` (RE2 has no lookahead, lookbehind or backreferences: rewrite the pattern without them)"},
+		{"a backreference gets a hint, zh", ZH, `{"pattern":"(a)\\1"}`, "grep：正则表达式 \"(a)\\\\1\" 不合法：invalid escape sequence: `\\1`（RE2 不支持前瞻、后顾和反向引用，请去掉它们改写）"},
 		{"a glob outside", EN, `{"pattern":"x","glob":"../**"}`, `grep: pattern "../**" points outside the workspace`},
 		{"a NUL byte in the glob, zh", ZH, `{"pattern":"x","glob":"src/\u0000*"}`, `grep：模式 "src/\x00*" 里有 NUL 字节`},
 		{"an empty pattern", ZH, `{"pattern":""}`, `grep：参数不符合要求：参数 pattern 至少要有 1 个字符，收到的是 ""。`},

@@ -85,4 +85,5 @@ var enTexts = catalog{
 	grepNoneF:       "No lines match %q (files searched: %d).",
 	grepNoneGlobF:   "No lines match %q (files searched: %d, those matching %q).",
 	badRegexpF:      "invalid regular expression %q: %s",
+	perlOnlyHint:    " (RE2 has no lookahead, lookbehind or backreferences: rewrite the pattern without them)",
 }

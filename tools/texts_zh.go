@@ -86,4 +86,5 @@ var zhTexts = catalog{
 	grepNoneF:       "没有匹配 %q 的行（搜索了 %d 个文件）。",
 	grepNoneGlobF:   "没有匹配 %q 的行（搜索了 %d 个匹配 %q 的文件）。",
 	badRegexpF:      "正则表达式 %q 不合法：%s",
+	perlOnlyHint:    "（RE2 不支持前瞻、后顾和反向引用，请去掉它们改写）",
 }
