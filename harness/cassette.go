@@ -227,13 +227,9 @@ func (c *Cassette) miss(n int, sent requestKey) error {
 // interaction was never used (ErrUnusedInteractions), unless a request
 // already missed. A second Stop, or Stop after Discard, does nothing.
 func (c *Cassette) Stop() error {
-	c.mu.Lock()
-	if c.stopped {
-		c.mu.Unlock()
+	if !c.markStopped() {
 		return nil
 	}
-	c.stopped = true
-	c.mu.Unlock()
 	if err := c.rec.Stop(); err != nil {
 		return fmt.Errorf("cassette %s: save: %w", c.file, err)
 	}
@@ -269,13 +265,9 @@ func (c *Cassette) Stop() error {
 // and the cassette on disk, if any, stays as it was. For a replay it is
 // Stop without the unused-interaction check.
 func (c *Cassette) Discard() error {
-	c.mu.Lock()
-	if c.stopped {
-		c.mu.Unlock()
+	if !c.markStopped() {
 		return nil
 	}
-	c.stopped = true
-	c.mu.Unlock()
 	err := c.rec.Stop()
 	if c.mode == ModeRecord {
 		if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
@@ -286,4 +278,15 @@ func (c *Cassette) Discard() error {
 		return fmt.Errorf("cassette %s: discard: %w", c.file, err)
 	}
 	return nil
+}
+
+// markStopped reports whether this call is the one that stops the cassette.
+func (c *Cassette) markStopped() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return false
+	}
+	c.stopped = true
+	return true
 }
