@@ -11,12 +11,10 @@ import (
 	"github.com/agentvcr/agentvcr/tools"
 )
 
-// Card widths, in runes: how much of a call's arguments and of a result's
-// first line a card shows. The model got everything; the terminal gets a line.
-const (
-	cardArgsRunes    = 120
-	cardSummaryRunes = 80
-)
+// cardArgsRunes is how much of a call's arguments a card shows, in runes.
+// The model got everything; the terminal gets a line. A result's line is
+// the event's summary, already cut by the agent (agent.SummaryRunes).
+const cardArgsRunes = 120
 
 // ANSI colours used on a terminal.
 const (
@@ -57,7 +55,7 @@ func (r renderer) event(e agent.Event) {
 		if e.Result.IsError {
 			mark, colour = "✘", ansiRed
 		}
-		r.line(colour, fmt.Sprintf("%s %s %s · %s", mark, e.Call.Name, r.fedBack(e.Result), cut(e.Result.Summary, cardSummaryRunes)))
+		r.line(colour, fmt.Sprintf("%s %s %s · %s", mark, e.Call.Name, r.fedBack(e.Result), e.Result.Summary))
 	}
 }
 

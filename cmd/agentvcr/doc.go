@@ -1,0 +1,11 @@
+// Command agentvcr runs the agent core, its tools and its record/replay
+// harness from the command line:
+//
+//	agentvcr run [flags] [PROMPT]   the agent loop: offline demo, replay, live, record
+//	agentvcr merge [FILE]           merge a raw chat-completions SSE stream into one turn
+//	agentvcr tool NAME [ARGS_JSON]  run one tool through the loop's entry
+//	agentvcr selftest               the lesson's seven checks
+//
+// The commands live in internal/cli, so that the scenarios drive exactly
+// what this binary runs.
+package main

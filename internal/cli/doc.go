@@ -1,0 +1,13 @@
+// Package cli holds the agentvcr commands: run (the agent loop, offline
+// demo, replay, live and record), merge, tool and selftest.
+//
+// Main takes an Env (folder, environment, streams, colour, transport)
+// instead of reading the process's own, so the scenarios drive exactly what
+// the binary runs, in-process and in parallel, and the cassette generator
+// records through the same path a user records a live gateway with. It lives
+// here rather than in cmd/agentvcr because Go cannot import a main package.
+//
+// Exit codes: 0 success (a tool's failure result is a success: it was fed
+// back), 1 failure, 2 usage error. Errors go to stderr as one line that says
+// what to do; a replay miss keeps its diff.
+package cli
