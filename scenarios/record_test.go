@@ -3,22 +3,37 @@ package scenarios
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/agentvcr/agentvcr/harness"
 )
 
-// recordArgs turns an `agent` command that replays a cassette into one that
-// re-records it live (go test ./scenarios -record): the gateway, key and
-// model come from the environment of `go test`, and the cassette is written
-// where it came from. An embedded cassette (a NAME) is written to
-// ../cassettes/NAME.yaml; a cassette inside the scenario is written back into
-// the scenario's txtar once the script ends. Goldens that change with the new
-// recording are then refreshed with -update.
-func recordArgs(ts *testscript.TestScript, args []string) []string {
-	ts.Setenv("OPENAI_API_KEY", ts.Getenv("RECORD_OPENAI_API_KEY"))
-	out := []string{"-base-url", ts.Getenv("RECORD_OPENAI_BASE_URL"), "-model", ts.Getenv("RECORD_AGENTVCR_MODEL")}
+// recording is where go test ./scenarios -record records from and to.
+type recording struct {
+	baseURL, key, model string
+	// cassetteDir is where embedded cassettes live (../cassettes).
+	cassetteDir string
+}
+
+// args turns an `agent` command that replays a cassette into one that
+// re-records it live: the gateway, key and model are the recording's, and
+// the cassette is written where it came from. An embedded cassette (a NAME)
+// is written to cassetteDir/NAME.yaml; a cassette inside the scenario is
+// written back into the scenario's txtar (script) once the script ends.
+// Goldens that change with the new recording are then refreshed with -update.
+//
+// Commands that replay a fault variant (-inject) or raw SSE files (-sse), or
+// that name no cassette, are left as they are: no live model reproduces them.
+func (r *recording) args(ts *testscript.TestScript, script string, args []string) []string {
+	if !slices.Contains(args, "-cassette") || slices.Contains(args, "-inject") || slices.Contains(args, "-sse") {
+		return args
+	}
+	ts.Setenv("OPENAI_API_KEY", r.key)
+	out := []string{"-base-url", r.baseURL, "-model", r.model}
 	for i := 0; i < len(args); i++ {
 		if args[i] != "-cassette" || i+1 == len(args) {
 			out = append(out, args[i])
@@ -27,14 +42,19 @@ func recordArgs(ts *testscript.TestScript, args []string) []string {
 		i++
 		name := args[i]
 		if !strings.HasSuffix(name, ".yaml") {
-			target, err := filepath.Abs(filepath.Join("..", "cassettes", name+".yaml"))
+			target, err := filepath.Abs(filepath.Join(r.cassetteDir, name+".yaml"))
 			ts.Check(err)
 			out = append(out, "-record", target)
+			if !slices.Contains(args, "-C") {
+				// An embedded cassette replays on the sandbox: record on one too.
+				sandbox := ts.MkAbs(".sandbox-" + strings.ReplaceAll(name, "/", "_"))
+				ts.Check(harness.WriteSandbox(sandbox))
+				out = append(out, "-C", sandbox)
+			}
 			continue
 		}
 		target := ts.MkAbs(name)
 		out = append(out, "-record", target)
-		script := ts.Name() + ".txtar"
 		ts.Defer(func() { writeBack(ts, script, name, target) })
 	}
 	return out

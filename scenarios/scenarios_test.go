@@ -23,13 +23,31 @@ var (
 
 // TestScenarios runs every scenario (*.txtar in this folder) with testscript.
 func TestScenarios(t *testing.T) {
+	s := suite{dir: "."}
 	if *record {
 		if err := recordAllowed(os.Getenv); err != nil {
 			t.Fatal(err)
 		}
+		s.record = &recording{
+			baseURL:     os.Getenv("OPENAI_BASE_URL"),
+			key:         os.Getenv("OPENAI_API_KEY"),
+			model:       os.Getenv("AGENTVCR_MODEL"),
+			cassetteDir: filepath.Join("..", "cassettes"),
+		}
 	}
-	testscript.Run(t, testscript.Params{
-		Dir:                 ".",
+	testscript.Run(t, s.params())
+}
+
+// A suite is a folder of scenarios and how to run them.
+type suite struct {
+	dir    string
+	record *recording // nil: replay, as always in CI
+}
+
+// params are the testscript parameters of the suite.
+func (s suite) params() testscript.Params {
+	return testscript.Params{
+		Dir:                 s.dir,
 		UpdateScripts:       *update,
 		RequireUniqueNames:  true,
 		RequireExplicitExec: true,
@@ -42,15 +60,10 @@ func TestScenarios(t *testing.T) {
 			env.Setenv("OPENAI_API_KEY", "")
 			env.Setenv("AGENTVCR_MODEL", "")
 			env.Setenv("CI", "")
-			if *record {
-				for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "AGENTVCR_MODEL"} {
-					env.Setenv("RECORD_"+k, os.Getenv(k))
-				}
-			}
 			return nil
 		},
-		Cmds: commands(),
-	})
+		Cmds: s.commands(),
+	}
 }
 
 // recordAllowed refuses -record in CI and without a gateway to record from.
@@ -68,12 +81,12 @@ func recordAllowed(getenv func(string) string) error {
 
 // commands are the scenario commands, documented in harness/doc.go
 // ("Scenario commands"); TestCommandsDocumented keeps the two in step.
-func commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+func (s suite) commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"agent":     cliCommand("run"),
-		"merge":     cliCommand("merge"),
-		"tool":      cliCommand("tool"),
-		"selftest":  cliCommand("selftest"),
+		"agent":     s.cliCommand("run"),
+		"merge":     s.cliCommand("merge"),
+		"tool":      s.cliCommand("tool"),
+		"selftest":  s.cliCommand("selftest"),
 		"sandbox":   cmdSandbox,
 		"runecount": cmdRunecount,
 		"quirk":     cmdQuirk,
@@ -85,10 +98,10 @@ func commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 
 // cliCommand runs one agentvcr subcommand in-process, in the script's folder
 // and environment, with its output on the script's stdout and stderr.
-func cliCommand(sub string) func(ts *testscript.TestScript, neg bool, args []string) {
+func (s suite) cliCommand(sub string) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
-		if sub == "run" && *record {
-			args = recordArgs(ts, args)
+		if sub == "run" && s.record != nil {
+			args = s.record.args(ts, filepath.Join(s.dir, ts.Name()+".txtar"), args)
 		}
 		env := cli.Env{
 			Dir:    ts.MkAbs("."),
@@ -144,7 +157,7 @@ func TestCommandsDocumented(t *testing.T) {
 			documented[strings.TrimSuffix(name, ":")] = true
 		}
 	}
-	for name := range commands() {
+	for name := range (suite{}).commands() {
 		if !documented[name] {
 			t.Errorf("scenario command %q is not documented in harness/doc.go", name)
 		}
