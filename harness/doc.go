@@ -90,5 +90,9 @@
 // argument) inside the txtar files. go test ./scenarios -record re-records
 // the cassettes the scenarios replay against the gateway named by
 // OPENAI_BASE_URL, OPENAI_API_KEY and AGENTVCR_MODEL; it is refused when
-// CI=true.
+// CI=true. Each `agent -cassette X` becomes a live run recorded where X came
+// from: a .yaml file inside the scenario is written back into the txtar, an
+// embedded NAME goes to cassettes/NAME.yaml (recorded on a fresh sandbox
+// unless -C is given). Commands with -inject or -sse keep replaying: no live
+// model reproduces them.
 package harness
