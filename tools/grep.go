@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
@@ -92,6 +93,7 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 		s.literal = []byte(lit)
 	}
 	s.lines.keep = grepLineBytes
+	defer s.close()
 	err = walkFiles(ctx, root.FS(), filter.dir, func(dir string) bool { return filter.mayContain(filter.rel(dir)) },
 		func(p string) error {
 			if !filter.match(filter.rel(p)) {
@@ -127,12 +129,40 @@ type search struct {
 	hits     []string
 	more     bool
 	searched int
+
+	// dir is the folder of the last file opened, as a root of its own: the
+	// walk hands out a folder's files one after another, and opening each
+	// by its bare name costs one openat instead of one per path element.
+	dir     *os.Root
+	dirName string
+}
+
+// open opens rel (a regular file the walk found) through the root of its
+// folder, opened once per folder.
+func (s *search) open(root *os.Root, rel string) (*os.File, error) {
+	if name := path.Dir(rel); s.dir == nil || name != s.dirName {
+		s.close()
+		d, err := root.OpenRoot(name)
+		if err != nil {
+			return nil, err
+		}
+		s.dir, s.dirName = d, name
+	}
+	return s.dir.OpenFile(path.Base(rel), openFlags, 0)
+}
+
+// close releases the folder root open gets files through.
+func (s *search) close() {
+	if s.dir != nil {
+		s.dir.Close()
+		s.dir = nil
+	}
 }
 
 // file searches one file; it returns errStopWalk once a hit past the limit
 // is found. Files that cannot be opened and binary files are skipped.
 func (s *search) file(root *os.Root, rel string) error {
-	f, err := root.OpenFile(rel, openFlags, 0)
+	f, err := s.open(root, rel)
 	if err != nil {
 		return nil
 	}
