@@ -55,6 +55,8 @@ type catalog struct {
 	headerF        string // path, first, last, total
 	emptyFileF     string // path
 	moreLinesF     string // remaining, next offset
+	headerAtLeastF string // as headerF, when the file was too large to count to its end
+	moreAtLeastF   string // as moreLinesF, likewise
 	lineCutF       string // max chars
 	binaryF        string // path, size in bytes
 	offsetPastF    string // offset, path, total lines

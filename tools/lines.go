@@ -62,31 +62,44 @@ func (lr *lineReader) next(want bool) (line []byte, cut, ok bool, err error) {
 	}
 }
 
+// countBudget is how many bytes past the lines returned read_file scans to
+// count the file's lines. Past it the count is a lower bound, so that reading
+// the first lines of a huge file takes the same time whatever its size.
+const countBudget = 16 << 20
+
 // countLines counts the lines left in br: every "\n", plus a last line that
-// has none. It streams, so memory stays at the reader's buffer.
-func countLines(br *bufio.Reader, stop func() error) (int, error) {
-	n, last := 0, byte('\n')
+// has none. It reads at most budget bytes; when the file goes on, complete
+// is false and n counts the newlines seen (a lower bound).
+func countLines(br *bufio.Reader, budget int, stop func() error) (n int, complete bool, err error) {
+	last, scanned := byte('\n'), 0
 	for {
 		if err := stop(); err != nil {
-			return 0, err
+			return 0, false, err
 		}
 		chunk, err := br.Peek(readBufSize)
 		if len(chunk) > 0 {
 			n += bytes.Count(chunk, []byte{'\n'})
 			last = chunk[len(chunk)-1]
+			scanned += len(chunk)
 			br.Discard(len(chunk))
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			return 0, err
+			return 0, false, err
+		}
+		if scanned >= budget {
+			if _, err := br.Peek(1); errors.Is(err, io.EOF) {
+				break // the budget ended with the file
+			}
+			return n, false, nil
 		}
 	}
 	if last != '\n' {
 		n++
 	}
-	return n, nil
+	return n, true, nil
 }
 
 // cutRunes makes b valid UTF-8 (invalid bytes become U+FFFD) and keeps at

@@ -48,8 +48,9 @@ func readFileTool(lang Lang) Tool {
 
 // readFile returns a header, then lines offset..offset+limit-1 as
 // "<number right-aligned to the widest shown>\t<line>", then a note when
-// lines remain. The whole file is streamed once to count its lines; memory
-// holds only the lines returned.
+// lines remain. The rest of the file is streamed to count its lines, up to
+// countBudget bytes (past it the header gives a lower bound); memory holds
+// only the lines returned.
 func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (string, error) {
 	rel, err := ws.Resolve(a.Path)
 	if err != nil {
@@ -89,7 +90,7 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 			lines = append(lines, s)
 		}
 	}
-	rest, err := countLines(br, ctx.Err)
+	rest, counted, err := countLines(br, countBudget, ctx.Err)
 	if err != nil {
 		return "", err
 	}
@@ -103,13 +104,17 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 	last := a.Offset + len(lines) - 1
 	width := len(strconv.Itoa(last))
 	var b strings.Builder
-	fmt.Fprintf(&b, t.headerF, rel, a.Offset, last, total)
+	header, more := t.headerF, t.moreLinesF
+	if !counted {
+		header, more = t.headerAtLeastF, t.moreAtLeastF
+	}
+	fmt.Fprintf(&b, header, rel, a.Offset, last, total)
 	for i, s := range lines {
 		fmt.Fprintf(&b, "\n%*d\t%s", width, a.Offset+i, s)
 	}
 	if total > last {
 		b.WriteByte('\n')
-		fmt.Fprintf(&b, t.moreLinesF, total-last, last+1)
+		fmt.Fprintf(&b, more, total-last, last+1)
 	}
 	return b.String(), nil
 }

@@ -245,3 +245,35 @@ func FuzzReadFile(f *testing.F) {
 		}
 	})
 }
+
+// A file too large to count to its end within countBudget gets a lower
+// bound in the header and the footer, so that reading its first lines takes
+// the same time whatever its size; a file that fits gets the exact count.
+func TestReadFileCountBudget(t *testing.T) {
+	line := strings.Repeat("x", 99) + "\n" // 100 bytes
+	big := strings.Repeat(line, countBudget/100+1000)
+	fits := strings.Repeat(line, 1000)
+	ws, dir := newWorkspace(t, map[string]string{"big.log": big, "fits.log": fits})
+	counted := 3 + countBudget/readBufSize*readBufSize/100 // lines 1-3 read, then whole buffers up to the budget
+	tests := []struct {
+		reason, lang, args, header, footer string
+	}{
+		{"too large, zh", "zh", `{"path":"big.log","limit":3}`,
+			fmt.Sprintf("big.log（第 1–3 行，至少 %d 行，文件太大没有数完）", counted),
+			fmt.Sprintf("（后面至少还有 %d 行；继续读请用 offset=4）", counted-3)},
+		{"too large, en", "en", `{"path":"big.log","limit":3}`,
+			fmt.Sprintf("big.log (lines 1–3 of at least %d; the file is too large to count to its end)", counted),
+			fmt.Sprintf("(remaining lines: at least %d; to continue, read again with offset=4)", counted-3)},
+		{"fits", "zh", `{"path":"fits.log","limit":3}`,
+			"fits.log（第 1–3 行，共 1000 行）", "（后面还有 997 行；继续读请用 offset=4）"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			res := execute(t, ws, dir, Lang(tt.lang), "read_file", tt.args)
+			lines := strings.Split(res.Content, "\n")
+			if diff := cmp.Diff([]string{tt.header, tt.footer}, []string{lines[0], lines[len(lines)-1]}); diff != "" {
+				t.Errorf("header and footer (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -57,6 +57,8 @@ var enTexts = catalog{
 	headerF:        "%s (lines %d–%d of %d)",
 	emptyFileF:     "%s (empty file, 0 lines)",
 	moreLinesF:     "(remaining lines: %d; to continue, read again with offset=%d)",
+	headerAtLeastF: "%s (lines %d–%d of at least %d; the file is too large to count to its end)",
+	moreAtLeastF:   "(remaining lines: at least %d; to continue, read again with offset=%d)",
 	lineCutF:       "… (line too long; first %d characters shown)",
 	binaryF:        "%s is a binary file (%d bytes); its content is not shown.",
 	offsetPastF:    "offset %d is past the end of the file (lines in %s: %d)",

@@ -58,6 +58,8 @@ var zhTexts = catalog{
 	headerF:        "%s（第 %d–%d 行，共 %d 行）",
 	emptyFileF:     "%s（空文件，共 0 行）",
 	moreLinesF:     "（后面还有 %d 行；继续读请用 offset=%d）",
+	headerAtLeastF: "%s（第 %d–%d 行，至少 %d 行，文件太大没有数完）",
+	moreAtLeastF:   "（后面至少还有 %d 行；继续读请用 offset=%d）",
 	lineCutF:       "…（此行过长，只显示前 %d 字符）",
 	binaryF:        "%s 是二进制文件（%d 字节），不显示内容。",
 	offsetPastF:    "offset %d 超出了文件末尾（%s 共 %d 行）",
