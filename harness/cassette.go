@@ -127,9 +127,6 @@ func OpenCassette(path string, mode Mode, real http.RoundTripper, opts CassetteO
 	return c, nil
 }
 
-// File is the cassette's path on disk.
-func (c *Cassette) File() string { return c.file }
-
 // Transport is the cassette as an http.RoundTripper, re-chunking response
 // bodies as CassetteOptions.Rechunk says.
 func (c *Cassette) Transport() http.RoundTripper {

@@ -128,6 +128,3 @@ func (r *Registry) Tool(name string) (Tool, bool) {
 
 // Lang returns the locale of the registry's texts.
 func (r *Registry) Lang() Lang { return r.lang }
-
-// Workspace returns the workspace the tools run in.
-func (r *Registry) Workspace() *Workspace { return r.ws }
