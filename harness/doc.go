@@ -10,9 +10,13 @@
 //   - ModeReplay (default) uses recorder.ModeReplaying with
 //     SkipRequestLatency; a missing file is cassette.ErrCassetteNotFound and
 //     nothing reaches the network.
-//   - ModeRecord deletes the file first (v2.1.0 appends to an existing
-//     cassette otherwise), sends requests to the real transport and saves on
-//     Stop. An empty recording writes no file and is ErrEmptyRecording.
+//   - ModeRecord sends requests to the real transport and has go-vcr write
+//     a fresh temporary file beside the cassette (v2.1.0 appends to an
+//     existing one); Stop saves it, scans it and only then moves it over the
+//     cassette, so re-recording replaces and never appends, and a failed or
+//     leaking recording (Discard, ErrSecretInCassette) leaves the old
+//     cassette as it was. An empty recording writes no file and is
+//     ErrEmptyRecording.
 //
 // A request matches a recorded one on method, URL path and the canonical
 // JSON of the body (keys sorted, whitespace dropped, numbers as written);
@@ -29,7 +33,7 @@
 // (Accept, Content-Type), userinfo and secret-named query values leave the
 // URL, every configured secret becomes REDACTED in bodies, forms and URLs,
 // and the recorded duration is zeroed. Stop then scans the saved file for
-// each secret and for sk- keys; a hit removes the file and returns
+// each secret and for sk- keys; a hit writes nothing and returns
 // ErrSecretInCassette. A secret inside a request body is redacted too, so
 // such a request will not match on replay: keep keys out of prompts.
 //
