@@ -223,7 +223,7 @@ func TestReplayMissNamesRequestAndDiffsNearest(t *testing.T) {
 	if !errors.As(err, &miss) || !errors.Is(err, ErrReplayMiss) {
 		t.Fatalf("err = %v, want a *MissError", err)
 	}
-	got := struct {
+	type view struct {
 		Scenario      string
 		Request       int
 		Nearest       int
@@ -231,18 +231,11 @@ func TestReplayMissNamesRequestAndDiffsNearest(t *testing.T) {
 		Method, Path  string
 		Minus, Plus   []string
 		ErrorStartsOK bool
-	}{miss.Scenario, miss.Request, miss.Nearest, miss.Recorded, miss.Method, miss.Path,
+	}
+	got := view{miss.Scenario, miss.Request, miss.Nearest, miss.Recorded, miss.Method, miss.Path,
 		changed(miss.Diff, "-"), changed(miss.Diff, "+"),
 		strings.HasPrefix(miss.Error(), `scenario "demo": request 2 (POST /v1/chat/completions): no unused recorded interaction matches the request; nearest unused is interaction 2 of 3 (-recorded +sent):`+"\n")}
-	want := struct {
-		Scenario      string
-		Request       int
-		Nearest       int
-		Recorded      int
-		Method, Path  string
-		Minus, Plus   []string
-		ErrorStartsOK bool
-	}{"demo", 2, 2, 3, "POST", "/v1/chat/completions",
+	want := view{"demo", 2, 2, 3, "POST", "/v1/chat/completions",
 		[]string{`"content": "1 match",`}, []string{`"content": "2 matches",`}, true}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("miss (-want +got):\n%s\nfull error:\n%v", diff, miss)

@@ -24,6 +24,15 @@ const (
 	ScriptReadGenerated = "read_generated"
 )
 
+// CassetteFile is the file name of a cassette in a locale: <name>.yaml for
+// zh, <name>.en.yaml for en.
+func CassetteFile(name string, lang tools.Lang) string {
+	if lang == tools.EN {
+		return name + ".en.yaml"
+	}
+	return name + ".yaml"
+}
+
 // Scripts returns the base scripts in one locale: the demo conversation
 // (glob -> grep -> read_file -> conclusion), its bad-arguments and
 // unknown-tool variants, a turn with two parallel calls, and a read of the

@@ -41,10 +41,7 @@ func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
 		for _, script := range harness.Scripts(lang) {
-			file := script.Name + ".yaml"
-			if lang == tools.EN {
-				file = script.Name + ".en.yaml"
-			}
+			file := harness.CassetteFile(script.Name, lang)
 			base, err := fs.ReadFile(cassettes.FS, file)
 			if err != nil {
 				t.Fatal(err)

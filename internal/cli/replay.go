@@ -59,10 +59,7 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	if strings.HasSuffix(name, ".yaml") {
 		return env.path(name), none, nil
 	}
-	file := name + ".yaml"
-	if lang == tools.EN {
-		file = name + ".en.yaml"
-	}
+	file := harness.CassetteFile(name, lang)
 	data, err := fs.ReadFile(cassettes.FS, file)
 	if err != nil {
 		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)

@@ -41,14 +41,6 @@ func generate(dir string) error {
 	return deriveQuirks(dir)
 }
 
-// fileName is a base cassette's file name in a locale.
-func fileName(script string, lang tools.Lang) string {
-	if lang == tools.EN {
-		return script + ".en.yaml"
-	}
-	return script + ".yaml"
-}
-
 // recordBase records each base script of a locale from the scripted gateway.
 func recordBase(dir string, lang tools.Lang) error {
 	gw := harness.NewGateway(key, harness.Scripts(lang)...)
@@ -89,7 +81,7 @@ func recordBase(dir string, lang tools.Lang) error {
 			Transport: transport,
 		}
 		args := []string{"run", "-C", sandbox, "-base-url", BaseURL, "-model", s.Name,
-			"-lang", string(lang), "-record", filepath.Join(dir, fileName(s.Name, lang)), harness.DemoPrompt(lang)}
+			"-lang", string(lang), "-record", filepath.Join(dir, harness.CassetteFile(s.Name, lang)), harness.DemoPrompt(lang)}
 		if code := cli.Main(env, args); code != 0 {
 			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr.String()))
 		}
@@ -109,7 +101,7 @@ func deriveQuirks(dir string) error {
 	}
 	want := map[string]bool{}
 	for _, base := range derivedFrom {
-		in, err := os.ReadFile(filepath.Join(dir, fileName(base, tools.ZH)))
+		in, err := os.ReadFile(filepath.Join(dir, harness.CassetteFile(base, tools.ZH)))
 		if err != nil {
 			return err
 		}
