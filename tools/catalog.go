@@ -48,10 +48,11 @@ type catalog struct {
 	dotDotF         string // pattern (%q)
 
 	// read_file.
-	readFileDesc   string
+	readFileDescF  string // readMaxLines, maxLineChars, MaxResultChars
 	readPathDesc   string
 	readOffsetDesc string
-	readLimitDesc  string
+	readLimitDescF string // readMaxLines, readMaxLines, readMaxLines
+	limitCapF      string // limit asked, readMaxLines
 	headerF        string // path, first, last, total
 	emptyFileF     string // path
 	moreLinesF     string // remaining, next offset
@@ -64,12 +65,12 @@ type catalog struct {
 	// glob.
 	globDesc        string
 	globPatternDesc string
-	globLimitDesc   string
+	globLimitDescF  string // globMaxPaths, globMaxPaths
 	globMoreF       string // count not shown
 	globEmptyF      string // pattern (%q), total files
 
 	// grep.
-	grepDesc        string
+	grepDescF       string // grepMaxHits, grepLineChars
 	grepPatternDesc string
 	grepGlobDesc    string
 	grepMoreF       string // hit limit

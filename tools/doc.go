@@ -17,13 +17,24 @@
 //   - The schema validator covers exactly the subset the schemas use (object,
 //     typed properties, required, additionalProperties false, minimum,
 //     maximum, minLength); Register refuses any other keyword.
-//   - Default registers the three read-only tools, one file each with its
-//     description beside it: read_file.go, glob.go, grep.go. They read only
+//   - Default registers the three read-only tools, one file each:
+//     read_file.go, glob.go, grep.go. Their descriptions, like every
+//     model-facing text, live in the locale files (below). They read only
 //     inside a Workspace: every path is resolved through symlinks and must be
 //     the root or below root plus a separator; files are opened through
 //     os.Root, and only regular files are opened. Memory is bounded by what a
 //     tool returns, whatever the size of a file.
-//   - Every model-facing text exists in the two locales, zh (default,
-//     SPEC.md's exact strings) and en: texts_zh.go and texts_en.go. The
-//     definitions as sent to the model are kept in testdata/definitions.*.golden.json.
+//   - Every limit (400 lines per read, 500 runes per line, 200 paths, 50
+//     hits, 120 runes per hit, 8000 runes per result) is a constant in
+//     limits.go; the schemas' bounds and the texts are filled in from it. A
+//     read_file limit above 400 reads 400 lines and says so next to where to
+//     continue, rather than failing.
+//   - A path that one line of output could not carry unambiguously (a
+//     colon, a line break or other control, bytes that are not UTF-8, a
+//     leading double quote) is written as a Go quoted string, and read_file
+//     reads such a quoted path back (pathname.go): a file name cannot forge
+//     a grep hit or split a glob entry, and every listed file can be read.
+//   - Every model-facing text exists in the two locales, zh (the default)
+//     and en: texts_zh.go and texts_en.go. The definitions as sent to the
+//     model are kept in testdata/definitions.*.golden.json.
 package tools

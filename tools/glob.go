@@ -8,9 +8,6 @@ import (
 	"strings"
 )
 
-// globDefaultLimit is how many paths glob returns by default (and at most).
-const globDefaultLimit = 200
-
 type globArgs struct {
 	Pattern string `json:"pattern"`
 	Limit   int    `json:"limit"`
@@ -26,11 +23,11 @@ func globTool(lang Lang) Tool {
 		Description: t.globDesc,
 		Parameters: objectSchema([]string{"pattern"},
 			param{"pattern", "string", t.globPatternDesc, `"minLength":1`},
-			param{"limit", "integer", t.globLimitDesc, `"minimum":1,"maximum":200`},
+			param{"limit", "integer", fmt.Sprintf(t.globLimitDescF, globMaxPaths, globMaxPaths), fmt.Sprintf(`"minimum":1,"maximum":%d`, globMaxPaths)},
 		),
 		ReadOnly: true,
 		Run: func(ctx context.Context, ws *Workspace, raw json.RawMessage) (string, error) {
-			a := globArgs{Limit: globDefaultLimit}
+			a := globArgs{Limit: globMaxPaths}
 			if err := json.Unmarshal(raw, &a); err != nil {
 				return "", err
 			}
@@ -61,7 +58,7 @@ func glob(ctx context.Context, ws *Workspace, t *catalog, a globArgs) (string, e
 			if g.match(g.rel(p)) {
 				matched++
 				if len(shown) < a.Limit {
-					shown = append(shown, p)
+					shown = append(shown, showPath(p))
 				}
 			}
 			return nil

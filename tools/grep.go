@@ -17,8 +17,6 @@ import (
 
 // grep limits.
 const (
-	grepMaxHits   = 50      // hits returned
-	grepLineChars = 120     // runes shown of a hit's line
 	grepLineBytes = 1 << 20 // bytes of one line searched; the rest is skipped
 )
 
@@ -34,7 +32,7 @@ func grepTool(lang Lang) Tool {
 	t := lang.texts()
 	return Tool{
 		Name:        "grep",
-		Description: t.grepDesc,
+		Description: fmt.Sprintf(t.grepDescF, grepMaxHits, grepLineChars),
 		Parameters: objectSchema([]string{"pattern"},
 			param{"pattern", "string", t.grepPatternDesc, `"minLength":1`},
 			param{"glob", "string", t.grepGlobDesc, `"minLength":1`},
@@ -192,7 +190,7 @@ func (s *search) file(root *os.Root, rel string) error {
 			s.more = true
 			return errStopWalk
 		}
-		s.hits = append(s.hits, rel+":"+strconv.Itoa(n)+":"+around(line, loc[0], loc[1], grepLineChars))
+		s.hits = append(s.hits, showPath(rel)+":"+strconv.Itoa(n)+":"+around(line, loc[0], loc[1], grepLineChars))
 	}
 }
 

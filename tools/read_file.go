@@ -10,12 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-// read_file limits.
-const (
-	readDefaultLimit = 400 // lines per read
-	maxLineChars     = 500 // runes kept of a long line
-)
-
 type readFileArgs struct {
 	Path   string `json:"path"`
 	Offset int    `json:"offset"`
@@ -23,21 +17,22 @@ type readFileArgs struct {
 }
 
 // readFileTool reads one text file with line numbers. Its description and
-// parameter descriptions are readFileDesc, readPathDesc, readOffsetDesc and
-// readLimitDesc in texts_zh.go / texts_en.go.
+// parameter descriptions are readFileDescF, readPathDesc, readOffsetDesc and
+// readLimitDescF in texts_zh.go / texts_en.go, their limits filled in from
+// limits.go. A limit above readMaxLines reads readMaxLines lines and says so.
 func readFileTool(lang Lang) Tool {
 	t := lang.texts()
 	return Tool{
 		Name:        "read_file",
-		Description: t.readFileDesc,
+		Description: fmt.Sprintf(t.readFileDescF, readMaxLines, maxLineChars, MaxResultChars),
 		Parameters: objectSchema([]string{"path"},
 			param{"path", "string", t.readPathDesc, `"minLength":1`},
 			param{"offset", "integer", t.readOffsetDesc, `"minimum":1`},
-			param{"limit", "integer", t.readLimitDesc, `"minimum":1,"maximum":400`},
+			param{"limit", "integer", fmt.Sprintf(t.readLimitDescF, readMaxLines, readMaxLines, readMaxLines), `"minimum":1`},
 		),
 		ReadOnly: true,
 		Run: func(ctx context.Context, ws *Workspace, raw json.RawMessage) (string, error) {
-			a := readFileArgs{Offset: 1, Limit: readDefaultLimit}
+			a := readFileArgs{Offset: 1, Limit: readMaxLines}
 			if err := json.Unmarshal(raw, &a); err != nil {
 				return "", err
 			}
@@ -52,7 +47,9 @@ func readFileTool(lang Lang) Tool {
 // countBudget bytes (past it the header gives a lower bound); memory holds
 // only the lines returned.
 func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (string, error) {
-	rel, err := ws.Resolve(a.Path)
+	asked := a.Limit
+	a.Limit = min(a.Limit, readMaxLines)
+	rel, err := ws.Resolve(readPath(a.Path))
 	if err != nil {
 		return "", t.resolveFailure(err, a.Path)
 	}
@@ -64,7 +61,7 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 
 	br := bufio.NewReaderSize(f, readBufSize)
 	if isBinary(br) {
-		return fmt.Sprintf(t.binaryF, rel, info.Size()), nil
+		return fmt.Sprintf(t.binaryF, showPath(rel), info.Size()), nil
 	}
 	lr := &lineReader{br: br, keep: (maxLineChars + 1) * utf8.UTFMax}
 	var lines []string
@@ -96,10 +93,10 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 	}
 	total := n + rest
 	if total == 0 {
-		return fmt.Sprintf(t.emptyFileF, rel), nil
+		return fmt.Sprintf(t.emptyFileF, showPath(rel)), nil
 	}
 	if len(lines) == 0 {
-		return "", failf(nil, t.offsetPastF, a.Offset, rel, total)
+		return "", failf(nil, t.offsetPastF, a.Offset, showPath(rel), total)
 	}
 	last := a.Offset + len(lines) - 1
 	width := len(strconv.Itoa(last))
@@ -108,11 +105,15 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 	if !counted {
 		header, more = t.headerAtLeastF, t.moreAtLeastF
 	}
-	fmt.Fprintf(&b, header, rel, a.Offset, last, total)
+	fmt.Fprintf(&b, header, showPath(rel), a.Offset, last, total)
 	for i, s := range lines {
 		fmt.Fprintf(&b, "\n%*d\t%s", width, a.Offset+i, s)
 	}
 	if total > last {
+		if asked > a.Limit {
+			b.WriteByte('\n')
+			fmt.Fprintf(&b, t.limitCapF, asked, readMaxLines)
+		}
 		b.WriteByte('\n')
 		fmt.Fprintf(&b, more, total-last, last+1)
 	}

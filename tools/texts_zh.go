@@ -1,7 +1,6 @@
 package tools
 
-// zhTexts is the default locale. The unknown-tool text and the truncation note
-// are SPEC.md's exact strings.
+// zhTexts is the default locale.
 var zhTexts = catalog{
 	unknownToolF: "没有名为 %s 的工具。可用的工具是：%s",
 	noToolsF:     "没有名为 %s 的工具。现在没有任何可用的工具。",
@@ -46,15 +45,16 @@ var zhTexts = catalog{
 	badPatternF:     "模式 %q 不合法：检查 [ ] 是否成对、\\ 后面是否跟着字符",
 	dotDotF:         "模式 %q 里的 .. 只能出现在第一个通配符之前",
 
-	readFileDesc: "读取工作目录里的一个文本文件，返回带行号的内容。" +
+	readFileDescF: "读取工作目录里的一个文本文件，返回带行号的内容。" +
 		"知道文件路径、需要看代码细节时使用；不知道路径先用 glob 找文件，找关键字用 grep。" +
-		"默认从第 1 行起读 400 行，用 offset 和 limit 读其他片段。" +
+		"默认从第 1 行起读 %d 行，用 offset 和 limit 读其他片段。" +
 		"第一行说明读到的行号范围和文件总行数；之后每行是行号、一个制表符和该行内容；" +
-		"超过 500 字符的行会被截断；二进制文件只说明是二进制，不给内容；整个结果超过 8000 字符时中间会被截掉。" +
+		"超过 %d 字符的行会被截断；二进制文件只说明是二进制，不给内容；整个结果超过 %d 字符时中间会被截掉。" +
 		`例子：{"path":"src/calc.js","offset":1,"limit":100}`,
-	readPathDesc:   "文件路径，相对于工作目录，用 / 分隔，例如 src/calc.js。必填，不能指向工作目录之外。",
+	readPathDesc:   "文件路径，相对于工作目录，用 / 分隔，例如 src/calc.js；glob 或 grep 用双引号写出的路径请原样传入，连同引号。必填，不能指向工作目录之外。",
 	readOffsetDesc: "从第几行开始读，从 1 算起。默认 1。",
-	readLimitDesc:  "最多读多少行，1 到 400。默认 400。",
+	readLimitDescF: "最多读多少行，1 到 %d（更大的值按 %d 行读）。默认 %d。",
+	limitCapF:      "（limit %d 超过了每次最多读取的 %d 行）",
 	headerF:        "%s（第 %d–%d 行，共 %d 行）",
 	emptyFileF:     "%s（空文件，共 0 行）",
 	moreLinesF:     "（后面还有 %d 行；继续读请用 offset=%d）",
@@ -69,17 +69,19 @@ var zhTexts = catalog{
 		"模式相对于工作目录，用 / 分隔：** 跨任意层目录，* 匹配一层目录里的任意字符，? 匹配一个字符。" +
 		"跳过 node_modules、.git、dist 目录，不跟随符号链接。" +
 		"返回按路径排序的相对路径，每行一个，最多 limit 条，并说明还有多少条没显示；" +
+		`路径里有冒号、控制字符（如换行）或不是 UTF-8 的字节时，用双引号括起并按 Go 的转义写出（\n、\xff），read_file 接受这种写法；` +
 		"没有匹配时说明工作目录里一共有多少个文件。" +
 		`例子：{"pattern":"**/*.js"}、{"pattern":"test/**/*.test.js"}`,
 	globPatternDesc: "文件名模式，例如 **/*.js 或 src/*.ts。必填，不能指向工作目录之外。",
-	globLimitDesc:   "最多返回多少条路径，1 到 200。默认 200。",
+	globLimitDescF:  "最多返回多少条路径，1 到 %d。默认 %d。",
 	globMoreF:       "（还有 %d 个文件没有显示；请用更具体的模式缩小范围）",
 	globEmptyF:      "没有文件匹配 %q。工作目录里一共有 %d 个文件（不算 node_modules、.git、dist 里的）。",
 
-	grepDesc: "按正则表达式搜索工作目录里的文件内容（RE2 语法，逐行匹配；不区分大小写请在开头加 (?i)）。" +
+	grepDescF: "按正则表达式搜索工作目录里的文件内容（RE2 语法，逐行匹配；不区分大小写请在开头加 (?i)）。" +
 		"想找某个名字、字符串或报错出现在哪里时使用；找到位置后用 read_file 看上下文。" +
-		"每条命中占一行，格式是 路径:行号:内容；最多 50 条，文件按路径排序；" +
-		"每行最多 120 字符，过长时保留匹配附近的部分；跳过二进制文件和 node_modules、.git、dist 目录。" +
+		"每条命中占一行，格式是 路径:行号:内容；最多 %d 条，文件按路径排序；" +
+		"路径里有冒号、控制字符或不是 UTF-8 的字节时，按 glob 的写法用双引号括起并转义；" +
+		"每行最多 %d 字符，过长时保留匹配附近的部分；跳过二进制文件和 node_modules、.git、dist 目录。" +
 		"可以用 glob 参数先缩小文件范围。" +
 		`例子：{"pattern":"a / b","glob":"src/**/*.js"}`,
 	grepPatternDesc: `要搜索的正则表达式（RE2 语法），例如 function\s+divide。必填。`,
