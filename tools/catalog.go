@@ -74,6 +74,8 @@ type catalog struct {
 	grepPatternDesc string
 	grepGlobDesc    string
 	grepMoreF       string // hit limit
+	grepFileCutF    string // files cut, MiB per file, first such file
+	grepCallCutF    string // MiB per call, last file searched
 	grepNoneF       string // pattern (%q), files searched
 	grepNoneGlobF   string // pattern (%q), files searched, glob (%q)
 	badRegexpF      string // pattern (%q), reason

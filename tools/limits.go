@@ -14,3 +14,22 @@ const (
 	grepMaxHits   = 50  // hits grep returns
 	grepLineChars = 120 // runes grep shows of a hit's line
 )
+
+// Byte budgets: what one call may read, whatever the files hold (a sparse
+// file of 8 KB of text and a 1 TiB hole reads as endless zeros). Every tool
+// also checks its context between files and between buffers inside a file.
+const (
+	// fileByteBudget is the most bytes read from one file: grep searches
+	// a file's first fileByteBudget bytes; read_file reads at most that far
+	// to reach and read the lines asked for.
+	fileByteBudget = 64 << 20
+	// grepByteBudget is the most bytes one grep reads in all: no file is
+	// started past it (files already in flight finish).
+	grepByteBudget = 1 << 30
+	// countBudget is how many bytes past the lines returned read_file scans
+	// to count the file's lines; past it the count is a lower bound.
+	countBudget = 16 << 20
+	// grepLineBytes is how much of one line grep searches; the rest of the
+	// line is skipped.
+	grepLineBytes = 1 << 20
+)

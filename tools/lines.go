@@ -62,11 +62,6 @@ func (lr *lineReader) next(want bool) (line []byte, cut, ok bool, err error) {
 	}
 }
 
-// countBudget is how many bytes past the lines returned read_file scans to
-// count the file's lines. Past it the count is a lower bound, so that reading
-// the first lines of a huge file takes the same time whatever its size.
-const countBudget = 16 << 20
-
 // countLines counts the lines left in br: every "\n", plus a last line that
 // has none. It reads at most budget bytes; when the file goes on, complete
 // is false and n counts the newlines seen (a lower bound).

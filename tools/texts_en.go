@@ -87,6 +87,8 @@ var enTexts = catalog{
 	grepPatternDesc: `Regular expression to search for (RE2 syntax), e.g. function\s+divide. Required.`,
 	grepGlobDesc:    "Search only the files whose paths match this pattern, same syntax as the glob tool, e.g. **/*.js. Default: all files.",
 	grepMoreF:       "(stopped at %d hits; there are more: make the pattern more specific or narrow the files with the glob parameter)",
+	grepFileCutF:    "(files searched only in part: %d; each file is searched up to %d MiB; the first such file is %s)",
+	grepCallCutF:    "(stopped after reading %d MiB in all, the limit of one search; files after %s were not searched: narrow the files with the glob parameter)",
 	grepNoneF:       "No lines match %q (files searched: %d).",
 	grepNoneGlobF:   "No lines match %q (files searched: %d, those matching %q).",
 	badRegexpF:      "invalid regular expression %q: %s",

@@ -87,6 +87,8 @@ var zhTexts = catalog{
 	grepPatternDesc: `要搜索的正则表达式（RE2 语法），例如 function\s+divide。必填。`,
 	grepGlobDesc:    "只搜索路径匹配这个模式的文件，语法同 glob 工具，例如 **/*.js。默认搜索所有文件。",
 	grepMoreF:       "（已达到 %d 条上限，后面还有命中；请把 pattern 写得更具体，或用 glob 参数缩小文件范围）",
+	grepFileCutF:    "（有 %d 个文件只搜索了开头：每个文件最多搜索 %d MiB；第一个是 %s）",
+	grepCallCutF:    "（已读取 %d MiB，达到一次搜索的上限；%s 之后的文件没有搜索，请用 glob 参数缩小文件范围）",
 	grepNoneF:       "没有匹配 %q 的行（搜索了 %d 个文件）。",
 	grepNoneGlobF:   "没有匹配 %q 的行（搜索了 %d 个匹配 %q 的文件）。",
 	badRegexpF:      "正则表达式 %q 不合法：%s",
