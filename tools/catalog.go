@@ -48,19 +48,21 @@ type catalog struct {
 	dotDotF         string // pattern (%q)
 
 	// read_file.
-	readFileDescF  string // readMaxLines, maxLineChars, MaxResultChars
-	readPathDesc   string
-	readOffsetDesc string
-	readLimitDescF string // readMaxLines, readMaxLines, readMaxLines
-	limitCapF      string // limit asked, readMaxLines
-	headerF        string // path, first, last, total
-	emptyFileF     string // path
-	moreLinesF     string // remaining, next offset
-	headerAtLeastF string // as headerF, when the file was too large to count to its end
-	moreAtLeastF   string // as moreLinesF, likewise
-	lineCutF       string // max chars
-	binaryF        string // path, size in bytes
-	offsetPastF    string // offset, path, total lines
+	readFileDescF    string // readMaxLines, maxLineChars, MaxResultChars
+	readPathDesc     string
+	readOffsetDesc   string
+	readLimitDescF   string // readMaxLines, readMaxLines, readMaxLines
+	limitCapF        string // limit asked, readMaxLines
+	headerF          string // path, first, last, total
+	emptyFileF       string // path
+	moreLinesF       string // remaining, next offset
+	headerAtLeastF   string // as headerF, when the file was too large to count to its end
+	moreAtLeastF     string // as moreLinesF, likewise
+	lineCutF         string // max chars
+	binaryF          string // path, size in bytes
+	offsetPastF      string // offset, path, total lines
+	readCutF         string // MiB per read, last line shown
+	offsetUnreachedF string // offset, path, MiB per read, lines read
 
 	// glob.
 	globDesc        string

@@ -18,14 +18,20 @@ const (
 // Byte budgets: what one call may read, whatever the files hold (a sparse
 // file of 8 KB of text and a 1 TiB hole reads as endless zeros). Every tool
 // also checks its context between files and between buffers inside a file.
-const (
+// glob reads no file contents: its walk checks the context in every folder.
+// They are variables only so that a test can raise them to prove that
+// cancellation alone stops a read.
+var (
 	// fileByteBudget is the most bytes read from one file: grep searches
 	// a file's first fileByteBudget bytes; read_file reads at most that far
 	// to reach and read the lines asked for.
-	fileByteBudget = 64 << 20
+	fileByteBudget int64 = 64 << 20
 	// grepByteBudget is the most bytes one grep reads in all: no file is
 	// started past it (files already in flight finish).
-	grepByteBudget = 1 << 30
+	grepByteBudget int64 = 1 << 30
+)
+
+const (
 	// countBudget is how many bytes past the lines returned read_file scans
 	// to count the file's lines; past it the count is a lower bound.
 	countBudget = 16 << 20

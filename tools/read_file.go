@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,12 +64,20 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 	if isBinary(br) {
 		return fmt.Sprintf(t.binaryF, showPath(rel), info.Size()), nil
 	}
-	lr := &lineReader{br: br, keep: (maxLineChars + 1) * utf8.UTFMax}
+	lr := &lineReader{br: br, keep: (maxLineChars + 1) * utf8.UTFMax, budget: fileByteBudget, stop: ctx.Err}
 	var lines []string
 	n := 0 // lines read so far
+	spent := false
 	for len(lines) < a.Limit {
 		want := n+1 >= a.Offset
 		line, cut, ok, err := lr.next(want)
+		if errors.Is(err, errReadBudget) {
+			spent = true
+			break
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return "", err
+		}
 		if err != nil {
 			return "", t.fileFailure(err, rel, info)
 		}
@@ -86,6 +95,9 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 			}
 			lines = append(lines, s)
 		}
+	}
+	if spent {
+		return budgetSpent(t, rel, a, lines, n)
 	}
 	rest, counted, err := countLines(br, countBudget, ctx.Err)
 	if err != nil {
@@ -117,5 +129,25 @@ func readFile(ctx context.Context, ws *Workspace, t *catalog, a readFileArgs) (s
 		b.WriteByte('\n')
 		fmt.Fprintf(&b, more, total-last, last+1)
 	}
+	return b.String(), nil
+}
+
+// budgetSpent is the result when fileByteBudget ran out before the lines
+// asked for were read (a line that never ends, a sparse file's hole): the
+// complete lines read so far, and a note saying where reading stopped.
+func budgetSpent(t *catalog, rel string, a readFileArgs, lines []string, n int) (string, error) {
+	mib := fileByteBudget >> 20
+	if len(lines) == 0 {
+		return "", failf(errReadBudget, t.offsetUnreachedF, a.Offset, showPath(rel), mib, n)
+	}
+	last := a.Offset + len(lines) - 1
+	width := len(strconv.Itoa(last))
+	var b strings.Builder
+	fmt.Fprintf(&b, t.headerAtLeastF, showPath(rel), a.Offset, last, n)
+	for i, s := range lines {
+		fmt.Fprintf(&b, "\n%*d\t%s", width, a.Offset+i, s)
+	}
+	b.WriteByte('\n')
+	fmt.Fprintf(&b, t.readCutF, mib, last)
 	return b.String(), nil
 }

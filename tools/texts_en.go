@@ -51,18 +51,20 @@ var enTexts = catalog{
 		"The first line gives the range of lines read and the file's total; each following line is the line number, a tab and the line. " +
 		"Lines over %d characters are cut; a binary file is reported as binary with no content; a result over %d characters loses its middle. " +
 		`Example: {"path":"src/calc.js","offset":1,"limit":100}`,
-	readPathDesc:   "Path of the file, relative to the workspace, with / separators, e.g. src/calc.js; a path that glob or grep writes in double quotes is passed as written, quotes included. Required; must stay inside the workspace.",
-	readOffsetDesc: "Line to start reading at, counting from 1. Default 1.",
-	readLimitDescF: "Maximum number of lines to read, 1 to %d (a larger limit reads %d). Default %d.",
-	limitCapF:      "(limit %d is above the cap of %d lines per read)",
-	headerF:        "%s (lines %d–%d of %d)",
-	emptyFileF:     "%s (empty file, 0 lines)",
-	moreLinesF:     "(remaining lines: %d; to continue, read again with offset=%d)",
-	headerAtLeastF: "%s (lines %d–%d of at least %d; the file is too large to count to its end)",
-	moreAtLeastF:   "(remaining lines: at least %d; to continue, read again with offset=%d)",
-	lineCutF:       "… (line too long; first %d characters shown)",
-	binaryF:        "%s is a binary file (%d bytes); its content is not shown.",
-	offsetPastF:    "offset %d is past the end of the file (lines in %s: %d)",
+	readPathDesc:     "Path of the file, relative to the workspace, with / separators, e.g. src/calc.js; a path that glob or grep writes in double quotes is passed as written, quotes included. Required; must stay inside the workspace.",
+	readOffsetDesc:   "Line to start reading at, counting from 1. Default 1.",
+	readLimitDescF:   "Maximum number of lines to read, 1 to %d (a larger limit reads %d). Default %d.",
+	limitCapF:        "(limit %d is above the cap of %d lines per read)",
+	headerF:          "%s (lines %d–%d of %d)",
+	emptyFileF:       "%s (empty file, 0 lines)",
+	moreLinesF:       "(remaining lines: %d; to continue, read again with offset=%d)",
+	headerAtLeastF:   "%s (lines %d–%d of at least %d; the file is too large to count to its end)",
+	moreAtLeastF:     "(remaining lines: at least %d; to continue, read again with offset=%d)",
+	lineCutF:         "… (line too long; first %d characters shown)",
+	binaryF:          "%s is a binary file (%d bytes); its content is not shown.",
+	readCutF:         "(reading stopped after %d MiB, the limit of one read; the lines after line %d were not reached)",
+	offsetUnreachedF: "offset %d was not reached: reading %s stopped after %d MiB, the limit of one read, after line %d",
+	offsetPastF:      "offset %d is past the end of the file (lines in %s: %d)",
 
 	globDesc: "List the files in the workspace whose paths match a pattern. " +
 		"Use it to learn which files exist or where files of a kind live; to search file contents use grep. " +

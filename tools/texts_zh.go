@@ -51,18 +51,20 @@ var zhTexts = catalog{
 		"第一行说明读到的行号范围和文件总行数；之后每行是行号、一个制表符和该行内容；" +
 		"超过 %d 字符的行会被截断；二进制文件只说明是二进制，不给内容；整个结果超过 %d 字符时中间会被截掉。" +
 		`例子：{"path":"src/calc.js","offset":1,"limit":100}`,
-	readPathDesc:   "文件路径，相对于工作目录，用 / 分隔，例如 src/calc.js；glob 或 grep 用双引号写出的路径请原样传入，连同引号。必填，不能指向工作目录之外。",
-	readOffsetDesc: "从第几行开始读，从 1 算起。默认 1。",
-	readLimitDescF: "最多读多少行，1 到 %d（更大的值按 %d 行读）。默认 %d。",
-	limitCapF:      "（limit %d 超过了每次最多读取的 %d 行）",
-	headerF:        "%s（第 %d–%d 行，共 %d 行）",
-	emptyFileF:     "%s（空文件，共 0 行）",
-	moreLinesF:     "（后面还有 %d 行；继续读请用 offset=%d）",
-	headerAtLeastF: "%s（第 %d–%d 行，至少 %d 行，文件太大没有数完）",
-	moreAtLeastF:   "（后面至少还有 %d 行；继续读请用 offset=%d）",
-	lineCutF:       "…（此行过长，只显示前 %d 字符）",
-	binaryF:        "%s 是二进制文件（%d 字节），不显示内容。",
-	offsetPastF:    "offset %d 超出了文件末尾（%s 共 %d 行）",
+	readPathDesc:     "文件路径，相对于工作目录，用 / 分隔，例如 src/calc.js；glob 或 grep 用双引号写出的路径请原样传入，连同引号。必填，不能指向工作目录之外。",
+	readOffsetDesc:   "从第几行开始读，从 1 算起。默认 1。",
+	readLimitDescF:   "最多读多少行，1 到 %d（更大的值按 %d 行读）。默认 %d。",
+	limitCapF:        "（limit %d 超过了每次最多读取的 %d 行）",
+	headerF:          "%s（第 %d–%d 行，共 %d 行）",
+	emptyFileF:       "%s（空文件，共 0 行）",
+	moreLinesF:       "（后面还有 %d 行；继续读请用 offset=%d）",
+	headerAtLeastF:   "%s（第 %d–%d 行，至少 %d 行，文件太大没有数完）",
+	moreAtLeastF:     "（后面至少还有 %d 行；继续读请用 offset=%d）",
+	lineCutF:         "…（此行过长，只显示前 %d 字符）",
+	binaryF:          "%s 是二进制文件（%d 字节），不显示内容。",
+	readCutF:         "（读取 %d MiB 后停止，这是一次读取的上限；第 %d 行之后的内容没有读到）",
+	offsetUnreachedF: "没有读到 offset %d：读取 %s 到 %d MiB（一次读取的上限）时停止，停在第 %d 行之后",
+	offsetPastF:      "offset %d 超出了文件末尾（%s 共 %d 行）",
 
 	globDesc: "按文件名模式列出工作目录里的文件。" +
 		"想知道有哪些文件、某类文件在哪里时使用；搜文件内容请用 grep。" +
