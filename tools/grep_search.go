@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // grepBufSize is the buffer one searcher reads a file into: more than
@@ -39,15 +40,18 @@ type fileResult struct {
 	err      error    // the context's error when it ended the search
 }
 
+// bufPool keeps searchers' buffers from one search to the next.
+var bufPool = sync.Pool{New: func() any { return new([grepBufSize]byte) }}
+
 func newSearcher(re *regexp.Regexp, lits [][]byte, onOpen func(string)) *searcher {
-	return &searcher{re: re, lits: literalFinder{lits: lits}, buf: make([]byte, grepBufSize), onOpen: onOpen}
+	return &searcher{re: re, lits: literalFinder{lits: lits}, buf: bufPool.Get().(*[grepBufSize]byte)[:], onOpen: onOpen}
 }
 
 // open opens rel (a regular file the walk found) through the root of its
 // folder, opened once per folder.
 func (s *searcher) open(root *os.Root, rel string) (*os.File, error) {
 	if name := path.Dir(rel); s.dir == nil || name != s.dirName {
-		s.close()
+		s.closeDir()
 		d, err := root.OpenRoot(name)
 		if err != nil {
 			return nil, err
@@ -57,8 +61,16 @@ func (s *searcher) open(root *os.Root, rel string) (*os.File, error) {
 	return s.dir.OpenFile(path.Base(rel), openFlags, 0)
 }
 
-// close releases the folder root open gets files through.
+// close releases the folder root open gets files through and the buffer.
 func (s *searcher) close() {
+	s.closeDir()
+	if s.buf != nil {
+		bufPool.Put((*[grepBufSize]byte)(s.buf))
+		s.buf = nil
+	}
+}
+
+func (s *searcher) closeDir() {
 	if s.dir != nil {
 		s.dir.Close()
 		s.dir = nil
@@ -79,9 +91,11 @@ func (s *searcher) file(ctx context.Context, root *os.Root, rel string, want int
 		return r
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
 		return r
 	}
+	size := info.Size() // when positive, reading that much ends the file without a last empty read
 	shown := showPath(rel)
 	line := 1         // number of the line that starts the buffer
 	carry := 0        // bytes of an unfinished line kept at the buffer's start
@@ -91,10 +105,15 @@ func (s *searcher) file(ctx context.Context, root *os.Root, rel string, want int
 			r.err = err
 			return r
 		}
-		n, err := io.ReadFull(f, s.buf[carry:])
+		room := s.buf[carry:]
+		last := false
+		if left := size - r.read; size > 0 && left <= int64(len(room)) {
+			room, last = room[:left], true
+		}
+		n, err := io.ReadFull(f, room)
 		r.read += int64(n)
 		data := s.buf[:carry+n]
-		end := err != nil // io.EOF, io.ErrUnexpectedEOF or a read error: no more
+		end := last || err != nil // io.EOF, io.ErrUnexpectedEOF or a read error: no more
 		if !r.searched {
 			if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
 				return fileResult{rel: rel, read: r.read}
