@@ -4,7 +4,9 @@
 # of each, wall and CPU (user+sys) seconds, and the ratios ours/rg.
 # DIR defaults to Go's own source tree, $(go env GOROOT)/src. Without rg on
 # PATH it times agentvcr alone and says so. The patterns are a literal and a
-# regular expression whose only literal is in its middle.
+# regular expression whose only literal is in its middle. With BASE set to
+# another agentvcr binary (an older build), it times that one too, in the
+# same run, for a before/after comparison.
 set -euo pipefail
 
 dir=${1:-$(go env GOROOT)/src}
@@ -49,5 +51,9 @@ for pattern in 'MarshalCompressed' '[A-Z]\w+Compressed[(]'; do
 		printf '%-26s %9s %9s %9s %9s %7s %7s\n' "$pattern" "$ow" "$oc" "$rw" "$rc" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")"
 	else
 		printf '%-26s %9s %9s %9s %9s %7s %7s\n' "$pattern" "$ow" "$oc" - - - -
+	fi
+	if [[ -n ${BASE:-} ]]; then
+		read -r bw bc < <(measure "$BASE" tool -C "$dir" -lang en grep "$args")
+		printf '%-26s %9s %9s   (BASE %s; ours/BASE: wall %s, cpu %s)\n' "" "$bw" "$bc" "$BASE" "$(ratio "$ow" "$bw")" "$(ratio "$oc" "$bc")"
 	fi
 done
