@@ -56,21 +56,17 @@
 // cassette, renaming dropped call ids in the requests that follow. The
 // goldens in testdata/quirks are rewritten by go test ./harness -update.
 //
-// # Scripted gateway and sandbox (gateway.go, gateway_stream.go, script.go, scripts.go, sandbox.go)
+// # Scripted gateway (gateway.go, gateway_stream.go, script.go)
 //
 // Gateway is the project's stand-in for an OpenAI-compatible gateway on
 // loopback: POST /v1/chat/completions with "stream": true, answered from a
 // Script picked by the request's "model"; reply N answers the request that
 // carries N-1 assistant messages, so the gateway keeps no state. It checks
 // the message invariants (agent.CheckMessages) on every request and answers
-// 400 to one that breaks them, as a real gateway does. Scripts returns the
-// base scripts (demo, demo_bad_args, demo_unknown_tool, parallel,
-// read_generated) the base cassettes are recorded from; ErrorScripts
-// (http_429, http_500, http_503) answer with HTTP errors. The gateway is
-// never presented as a live model.
+// 400 to one that breaks them, as a real gateway does. ErrorScripts
+// (http_429, http_500, http_503) answer with HTTP errors. The scripts of the
+// demo's conversations, and the sandbox repository they talk about, are in
+// package demo. The gateway is never presented as a live model.
 //
-// WriteSandbox writes the embedded demo repository: src/calc.js with the
-// a / b bug, test/calc.test.js that catches it, node_modules/, dist/ and
-// .git/ that the tools skip, and GeneratedFile (~38,000 characters).
 // SSEFiles serves raw SSE files as the model's turns, in order.
 package harness

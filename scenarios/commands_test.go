@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/demo"
 )
 
 // A command is one scenario command: how it is called, what it does, and
@@ -70,7 +70,7 @@ func cmdSandbox(ts *testscript.TestScript, neg bool, args []string) error {
 	if neg || len(args) != 1 {
 		return errUsage
 	}
-	return harness.WriteSandbox(ts.MkAbs(args[0]))
+	return demo.WriteSandbox(ts.MkAbs(args[0]))
 }
 
 // cmdRunecount prints a file's length in runes.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -28,7 +29,7 @@ func cmdGateway(ts *testscript.TestScript, neg bool, args []string) error {
 	if err != nil {
 		return err
 	}
-	url, stop := harness.NewGateway(*key, append(harness.Scripts(l), harness.ErrorScripts()...)...).Start()
+	url, stop := harness.NewGateway(*key, append(demo.Scripts(l), harness.ErrorScripts()...)...).Start()
 	ts.Defer(stop)
 	ts.Setenv("OPENAI_BASE_URL", url)
 	if *key != "" {
