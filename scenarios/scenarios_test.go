@@ -11,10 +11,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agentvcr/agentvcr/internal/cli"
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 var (
-	update = flag.Bool("update", false, "rewrite the golden sections of the scenarios (cmp's second argument)")
 	record = flag.Bool("record", false, "re-record the cassettes the scenarios replay, against the gateway named by OPENAI_BASE_URL, OPENAI_API_KEY and AGENTVCR_MODEL")
 )
 
@@ -45,7 +45,7 @@ type suite struct {
 func (s suite) params() testscript.Params {
 	return testscript.Params{
 		Dir:                 s.dir,
-		UpdateScripts:       *update,
+		UpdateScripts:       golden.Updating(),
 		RequireUniqueNames:  true,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {

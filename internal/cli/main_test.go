@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"flag"
 	"io"
 	"os"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // run drives Main the way the agentvcr binary does, with the test process's
 // folder and environment.

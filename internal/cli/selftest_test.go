@@ -4,32 +4,18 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/agentvcr/agentvcr/internal/golden"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
 func TestSelftestPassesSeven(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"selftest"}, strings.NewReader(""), &out, &errb)
-	golden := filepath.Join("testdata", "selftest.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), out.String()); diff != "" {
-		t.Errorf("selftest output (-want +got):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "selftest.golden"), out.Bytes())
 	if code != 0 || errb.Len() != 0 {
 		t.Errorf("selftest exit %d, stderr %q; want 0 and nothing", code, errb.String())
 	}
