@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -83,14 +82,9 @@ func (s suite) cliCommand(sub string) func(ts *testscript.TestScript, neg bool, 
 		if sub == "run" && s.record != nil {
 			args = s.record.args(ts, filepath.Join(s.dir, ts.Name()+".txtar"), args)
 		}
-		env := cli.Env{
-			Dir:    ts.MkAbs("."),
-			Getenv: ts.Getenv,
-			Stdin:  strings.NewReader(""),
-			Stdout: ts.Stdout(),
-			Stderr: ts.Stderr(),
-		}
-		code := cli.Main(env, append([]string{sub}, args...))
+		code, stdout, stderr := cli.Capture(cli.Env{Dir: ts.MkAbs("."), Getenv: ts.Getenv}, append([]string{sub}, args...)...)
+		fmt.Fprint(ts.Stdout(), stdout)
+		fmt.Fprint(ts.Stderr(), stderr)
 		switch {
 		case neg && code == 0:
 			return fmt.Errorf("agentvcr %s succeeded unexpectedly", sub)
