@@ -13,7 +13,8 @@ import (
 var ErrQuirkNotApplicable = errors.New("quirk does not apply to this stream")
 
 // A Quirk turns a clean chat-completions SSE stream into one broken shape
-// that real gateways send (research/quirks.md section 2).
+// that real gateways send (the README's quirk catalog lists them with
+// where they were seen).
 type Quirk struct {
 	// Name is the transform's stable name (file and scenario names use it).
 	Name string
