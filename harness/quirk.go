@@ -315,7 +315,7 @@ func crlf(body []byte, _ int64) ([]byte, error) {
 func comments(body []byte, seed int64) ([]byte, error) {
 	rng := newSeededRand(seed)
 	events := ParseSSE(body)
-	out := []Event{{Comments: []string{" OPENROUTER PROCESSING"}}}
+	out := []SSEEvent{{Comments: []string{" OPENROUTER PROCESSING"}}}
 	for _, ev := range events {
 		var cs []string
 		for range rng.intn(3) {
@@ -324,12 +324,12 @@ func comments(body []byte, seed int64) ([]byte, error) {
 		ev.Comments = append(cs, ev.Comments...)
 		out = append(out, ev)
 	}
-	out = append(out, Event{Comments: []string{" keepalive"}})
+	out = append(out, SSEEvent{Comments: []string{" keepalive"}})
 	return FormatSSE(out, "\n"), nil
 }
 
 func noDone(body []byte, _ int64) ([]byte, error) {
-	var out []Event
+	var out []SSEEvent
 	for _, ev := range ParseSSE(body) {
 		if ev.HasData && strings.TrimSpace(ev.Data) == "[DONE]" {
 			continue
