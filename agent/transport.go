@@ -143,10 +143,11 @@ func (t *LiveTransport) once(req *http.Request) (*http.Response, error) {
 		return nil, context.Cause(ctx)
 	}
 	if err != nil {
-		cancel(nil)
-		if cause := context.Cause(ctx); cause != nil && req.Context().Err() == nil {
-			return nil, cause
+		var te *TimeoutError
+		if errors.As(context.Cause(ctx), &te) {
+			err = te
 		}
+		cancel(nil)
 		return nil, err
 	}
 	max := t.MaxBodyBytes
