@@ -94,8 +94,8 @@ func (m *merger) add(data []byte) error {
 	if err := chunkError(c, data); err != nil {
 		return err
 	}
-	if c.Usage != nil {
-		m.usage = c.Usage
+	if c.Usage.Value != nil {
+		m.usage = c.Usage.Value
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]
