@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 )
 
@@ -74,7 +75,7 @@ func startServe(t *testing.T, dir string, args ...string) (baseURL string, stder
 // agentvcr serve: the transcript is the one the cassette replays.
 func TestServeCommandAnswersOurAgent(t *testing.T) {
 	dir := t.TempDir()
-	if err := harness.WriteSandbox(dir); err != nil {
+	if err := demo.WriteSandbox(dir); err != nil {
 		t.Fatal(err)
 	}
 	journal := filepath.Join(dir, "journal.jsonl")
