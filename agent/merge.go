@@ -25,6 +25,7 @@ type Turn struct {
 	ToolTurn     bool       // FinishReason == "tool_calls" or at least one call merged
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
+	Thinking     []Thinking // reasoning blocks to echo, in stream order (Messages)
 	Warnings     []string   // shapes the merger noticed and worked around; nil when none
 }
 
