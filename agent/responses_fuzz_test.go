@@ -154,3 +154,46 @@ func responsesShapeStream(calls []ToolCall, plan []byte) string {
 	emit(map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_1", "status": "completed", "output": output}})
 	return b.String()
 }
+
+// FuzzScanRespDelta: whatever the fast path accepts, encoding/json decodes
+// to the same members.
+func FuzzScanRespDelta(f *testing.F) {
+	f.Add([]byte(`{"type":"response.function_call_arguments.delta","sequence_number":7,"item_id":"fc_1","output_index":1,"delta":"{\"pa\u4e2d"}`))
+	f.Add([]byte(`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":2,"delta":"中文","logprobs":[]}`))
+	f.Add([]byte(`{"type":"response.output_text.delta","Item_ID":"x","delta":"a"}`))
+	f.Add([]byte(`{"type":"response.output_text.delta","delta":"a","delta":"b"}`))
+	f.Add([]byte(`{"type":"response.output_text.delta","delta":"\xff"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d respDelta
+		if !scanRespDelta(data, &d) {
+			return
+		}
+		var ev respEvent
+		if err := json.Unmarshal(data, &ev); err != nil {
+			t.Fatalf("fast path accepted what encoding/json refuses: %v", err)
+		}
+		var text string
+		if err := json.Unmarshal(ev.Delta, &text); err != nil {
+			t.Fatalf("delta: %v", err)
+		}
+		got := fmt.Sprint(d.typ, d.hasSeq, d.seq, string(d.itemID), d.hasOutput, d.outputIndex, d.hasContent, d.contentIndex, string(appendUnquoted(nil, d.delta)))
+		want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.ItemID, ev.OutputIndex != nil, deref(ev.OutputIndex), ev.ContentIndex != nil, deref(ev.ContentIndex), text)
+		if got != want {
+			t.Errorf("fast path %s\nencoding/json %s", got, want)
+		}
+	})
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func deref64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

@@ -101,6 +101,18 @@ func (s *respItems) find(id, callID string, kind respKind, index *int) *respItem
 	return it
 }
 
+// findBytes is find for a delta's item id, which points into the event's
+// data: a known id costs no allocation.
+func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
+	if it := s.byID[string(id)]; len(id) > 0 && it != nil && it.kind == kind {
+		return it
+	}
+	if it := s.byCall[string(id)]; len(id) > 0 && kind == kindFunctionCall && it != nil {
+		return it
+	}
+	return s.find(string(id), "", kind, index)
+}
+
 // name records an item's ids: the first non-empty item id and call id win;
 // later item ids become aliases.
 func (s *respItems) name(it *respItem, id, callID string) {

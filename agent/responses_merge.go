@@ -24,6 +24,7 @@ func (respTruncated) Is(target error) bool { return target == ErrTruncatedStream
 type respMerger struct {
 	items      respItems
 	ev         respEvent // reused between events
+	fast       respDelta // the fast path's event
 	events     int
 	responseID string
 	created    bool
@@ -80,6 +81,11 @@ func (m *respMerger) end() (*Turn, error) {
 // add merges one event's JSON.
 func (m *respMerger) add(data []byte, sseError bool) error {
 	m.events++
+	if !sseError && !m.completed && scanRespDelta(data, &m.fast) {
+		m.sequence(int64(m.fast.seq), m.fast.hasSeq)
+		m.delta(&m.fast)
+		return nil
+	}
 	m.ev = respEvent{}
 	ev := &m.ev
 	if err := json.Unmarshal(data, ev); err != nil {
@@ -95,7 +101,9 @@ func (m *respMerger) add(data []byte, sseError bool) error {
 		m.afterEnd++
 		return nil
 	}
-	m.sequence(ev.SequenceNumber)
+	if ev.SequenceNumber != nil {
+		m.sequence(*ev.SequenceNumber, true)
+	}
 	switch ev.Type {
 	case "response.created", "response.in_progress", "response.queued":
 		if ev.Type == "response.created" && m.created {
@@ -160,6 +168,27 @@ func (m *respMerger) content(ev *respEvent) {
 			m.confirmText(it, ev.ContentIndex, *ev.Part.Text, ev.Type)
 		}
 	}
+}
+
+// delta merges a delta event the fast path read: as content does, without
+// decoding the event into a respEvent.
+func (m *respMerger) delta(d *respDelta) {
+	var index, content *int
+	if d.hasOutput {
+		index = &d.outputIndex
+	}
+	if d.hasContent {
+		content = &d.contentIndex
+	}
+	if d.typ == "response.function_call_arguments.delta" {
+		it := m.items.findBytes(d.itemID, kindFunctionCall, index)
+		it.args = appendUnquoted(it.args, d.delta)
+		it.argsFrom = "deltas"
+		return
+	}
+	p := m.items.findBytes(d.itemID, kindMessage, index).part(content)
+	p.text = appendUnquoted(p.text, d.delta)
+	p.from = "deltas"
 }
 
 // itemAdded opens the item an output_item.added announces (or joins the one
@@ -257,17 +286,17 @@ func (m *respMerger) warn(format string, args ...any) {
 
 // sequence notes events that arrive out of sequence_number order. They are
 // merged in arrival order all the same, as the SDKs do.
-func (m *respMerger) sequence(n *int64) {
-	if n == nil {
+func (m *respMerger) sequence(n int64, ok bool) {
+	if !ok {
 		return
 	}
-	if m.hasSeq && *n <= m.seq {
+	if m.hasSeq && n <= m.seq {
 		if m.seqBack == 0 {
-			m.seqFirst = fmt.Sprintf("%d after %d", *n, m.seq)
+			m.seqFirst = fmt.Sprintf("%d after %d", n, m.seq)
 		}
 		m.seqBack++
 	}
-	m.seq, m.hasSeq = *n, true
+	m.seq, m.hasSeq = n, true
 }
 
 // sameResponse checks that a lifecycle event is about the stream's response.
