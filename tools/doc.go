@@ -56,7 +56,7 @@
 //     leading double quote) is written as a Go quoted string, and read_file
 //     reads such a quoted path back (pathname.go): a file name cannot forge
 //     a grep hit or split a glob entry, and every listed file can be read.
-//   - Every model-facing text exists in the two locales, zh (the default)
-//     and en: texts_zh.go and texts_en.go. The definitions as sent to the
+//   - Every model-facing text exists in the two locales, zh (the default,
+//     the lesson's exact strings) and en: texts_zh.go and texts_en.go. The definitions as sent to the
 //     model are kept in testdata/definitions.*.golden.json.
 package tools
