@@ -175,4 +175,3 @@ func TestRunInjectFromEnv(t *testing.T) {
 		}
 	}
 }
-
