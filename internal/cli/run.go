@@ -104,7 +104,9 @@ func cmdRun(env Env, args []string) int {
 	s, err := newSession(env, f, lang, strings.Join(fs.Args(), " "))
 	if sig := signalled(); sig != nil {
 		if err == nil {
-			err = s.finish(context.Canceled)
+			// Discards a recording and removes the sandbox; the interruption
+			// is what the run reports.
+			_ = s.finish(context.Canceled)
 		}
 		env.temps.removeAll()
 		fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s)\n", signalName(sig))
