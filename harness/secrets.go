@@ -97,7 +97,7 @@ func base64Cores(sec string) []string {
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
 		for pad := range 3 {
 			text := enc.EncodeToString(append(make([]byte, pad), sec...))
-			start := (pad*8 + 5) / 6      // first character with no padding bits
+			start := (pad*8 + 5) / 6        // first character with no padding bits
 			end := (pad + len(sec)) * 8 / 6 // past the last with only secret bits
 			if core := text[start:end]; !slices.Contains(out, core) {
 				out = append(out, core)

@@ -30,7 +30,9 @@ func jsonEscapeAll(s string) string {
 }
 
 func TestScrubDecodedForms(t *testing.T) {
-	b64 := func(prefix string, enc *base64.Encoding) string { return enc.EncodeToString([]byte(prefix + echoKey + "!tail")) }
+	b64 := func(prefix string, enc *base64.Encoding) string {
+		return enc.EncodeToString([]byte(prefix + echoKey + "!tail"))
+	}
 	tests := []struct {
 		reason string
 		in     string
