@@ -59,11 +59,11 @@ type request struct {
 	Stream   bool               `json:"stream"`
 }
 
-// RequestBody returns the exact bytes Complete sends:
+// requestBody returns the exact bytes Complete sends:
 // {"model":..,"messages":[..],"tools":[..],"stream":true}. The same input
 // always gives the same bytes; "tools" is left out when there are none
 // (gateways reject an empty array).
-func RequestBody(model string, msgs []Message, defs []tools.Definition) ([]byte, error) {
+func requestBody(model string, msgs []Message, defs []tools.Definition) ([]byte, error) {
 	if msgs == nil {
 		msgs = []Message{}
 	}

@@ -26,6 +26,7 @@ type Turn struct {
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
 	Thinking     []Thinking // reasoning blocks to echo, in stream order (Messages)
+	Warnings     []string   // shapes the merger noticed and worked around; nil when none
 }
 
 // merger folds chunks into a Turn.

@@ -13,8 +13,8 @@ import (
 	"github.com/dnaeon/go-vcr/v2/cassette"
 )
 
-// Redacted replaces every configured secret in a saved cassette.
-const Redacted = "REDACTED"
+// redacted replaces every configured secret in a saved cassette.
+const redacted = "REDACTED"
 
 // keptHeaders is the header allowlist, for requests and responses alike:
 // every other header (Authorization, Cookie, Set-Cookie, X-Api-Key,
@@ -80,7 +80,7 @@ func (s Secrets) redactURL(raw string) string {
 	q := u.Query()
 	for k := range q {
 		if secretQueryParams[strings.ToLower(k)] {
-			q[k] = []string{Redacted}
+			q[k] = []string{redacted}
 		}
 	}
 	u.RawQuery = q.Encode()

@@ -124,7 +124,7 @@ func (s Secrets) Scrub(text string) string {
 	}
 	for _, sec := range secrets {
 		for _, f := range forms(sec) {
-			text = strings.ReplaceAll(text, f, Redacted)
+			text = strings.ReplaceAll(text, f, redacted)
 		}
 	}
 	return text
@@ -166,7 +166,7 @@ func scrubLiterals(doc string, secrets []string) string {
 		}
 		scrubbed := dec
 		for _, sec := range secrets {
-			scrubbed = strings.ReplaceAll(scrubbed, sec, Redacted)
+			scrubbed = strings.ReplaceAll(scrubbed, sec, redacted)
 		}
 		if scrubbed == dec {
 			return

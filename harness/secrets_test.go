@@ -55,7 +55,7 @@ func TestScrubDecodedForms(t *testing.T) {
 		got := s.Scrub(tt.in)
 		if tt.want == "" {
 			// base64: the core of the key is replaced; no form of the key is left.
-			if !strings.Contains(got, Redacted) {
+			if !strings.Contains(got, redacted) {
 				t.Errorf("%s: nothing replaced in %q", tt.reason, got)
 			}
 		} else if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -195,7 +195,7 @@ func TestRecordingEchoedKey(t *testing.T) {
 				t.Errorf("the written cassette holds the key: %v", err)
 			}
 			data, _ := os.ReadFile(path)
-			if !strings.Contains(string(data), Redacted) {
+			if !strings.Contains(string(data), redacted) {
 				t.Errorf("nothing redacted:\n%s", data)
 			}
 		})
