@@ -20,21 +20,51 @@ type Usage struct {
 
 // Turn is one merged model response.
 type Turn struct {
-	Text         string     // all content deltas, in order
+	Text         string     // all answer text (content, text parts, refusal), in order
 	FinishReason string     // the first non-empty finish_reason
 	ToolTurn     bool       // FinishReason == "tool_calls" or at least one call merged
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
+	// Reasoning is the model's reasoning (reasoning_content, reasoning,
+	// reasoning_details, thinking and reasoning parts), in order. It is shown
+	// apart and never becomes answer text.
+	Reasoning string
+	// ReasoningContent is the part of Reasoning that arrived as
+	// reasoning_content: DeepSeek's thinking mode wants it back on the
+	// tool-call turns of the same user turn (Message.ReasoningContent).
+	ReasoningContent string
+}
+
+// answer is what the choices merged into it add up to: the whole turn, or
+// one choice of several.
+type answer struct {
+	text      []byte
+	reasoning []byte
+	echo      []byte // the reasoning that came as reasoning_content
+	finish    string
+	finished  bool // a non-empty finish_reason was seen
+	acc       accumulator
 }
 
 // merger folds chunks into a Turn.
+//
+// Choice indexes: while they never go down, every choice is part of one
+// answer (z.ai GLM counts the parts of one message in the choice index;
+// LiteLLM puts reasoning at 0 and text at 1). Once an index is lower than the
+// one before, the stream carries several answers (n > 1, interleaved): the
+// turn is the first choice's alone (the index the stream began with, 0 for
+// OpenAI) and the others are dropped. So that nothing has to be re-read, the
+// first choice is also merged on its own (first) from the moment another
+// index appears.
 type merger struct {
-	text     []byte
-	finish   string
+	all      answer  // every choice
+	first    *answer // the first choice alone, once another index appeared
+	several  bool    // a choice index went down: the turn is first
+	keep     int     // the first choice's index
+	last     int     // the index of the latest choice entry
+	entries  int     // choice entries seen
 	usage    *Usage
-	acc      accumulator
 	chunks   int
-	finished bool  // a non-empty finish_reason was seen
 	c        chunk // reused between chunks to keep allocations per chunk low
 	dec      chunkDecoder
 	jsonOnly bool // decode every chunk with encoding/json (tests compare the paths)
@@ -73,7 +103,7 @@ func mergeStream(r io.Reader, jsonOnly bool) (*Turn, error) {
 			return m.turn(), err
 		}
 	}
-	if !m.finished {
+	if !m.result().finished {
 		return m.turn(), ErrTruncatedStream
 	}
 	return m.turn(), nil
@@ -97,26 +127,86 @@ func (m *merger) add(data []byte) error {
 		m.usage = c.Usage
 	}
 	for i := range c.Choices {
-		ch := &c.Choices[i]
-		if len(ch.Delta.Content) > 0 {
-			m.text = appendUnquoted(m.text, ch.Delta.Content)
-		}
-		for j := range ch.Delta.ToolCalls {
-			m.acc.add(&ch.Delta.ToolCalls[j])
-		}
-		if ch.FinishReason != "" {
-			if !m.finished {
-				m.finish = ch.FinishReason
-			}
-			m.finished = true
-		}
+		m.choice(&c.Choices[i])
 	}
 	return nil
 }
 
+// choice merges one choices[] entry by the choice-index rule on merger.
+func (m *merger) choice(ch *choice) {
+	idx := 0
+	if ch.Index.Set {
+		idx = ch.Index.N
+	}
+	if m.entries == 0 {
+		m.keep = idx
+	} else if idx < m.last {
+		m.several = true
+	}
+	m.entries++
+	m.last = idx
+	if idx != m.keep && m.first == nil {
+		first := m.all.clone()
+		m.first = &first
+	}
+	if !m.several {
+		m.all.add(ch)
+	}
+	if idx == m.keep && m.first != nil {
+		m.first.add(ch)
+	}
+}
+
+// add merges one choice's delta and finish_reason into the answer.
+func (a *answer) add(ch *choice) {
+	d := &ch.Delta
+	a.text, a.reasoning = appendContent(a.text, a.reasoning, d.Content)
+	if len(d.Refusal) > 0 && d.Refusal[0] == '"' {
+		a.text = appendUnquoted(a.text, d.Refusal)
+	}
+	var had bool
+	n := len(a.reasoning)
+	if a.reasoning, had = appendReasoningField(a.reasoning, d.ReasoningContent); had {
+		a.echo = append(a.echo, a.reasoning[n:]...)
+	} else if a.reasoning, had = appendReasoningField(a.reasoning, d.Reasoning); !had {
+		a.reasoning, _ = appendReasoningField(a.reasoning, d.ReasoningDetails)
+	}
+	for j := range d.ToolCalls {
+		a.acc.add(&d.ToolCalls[j])
+	}
+	if ch.FinishReason != "" {
+		if !a.finished {
+			a.finish = ch.FinishReason
+		}
+		a.finished = true
+	}
+}
+
+// clone returns a copy that shares nothing with a.
+func (a *answer) clone() answer {
+	return answer{
+		text:      bytes.Clone(a.text),
+		reasoning: bytes.Clone(a.reasoning),
+		echo:      bytes.Clone(a.echo),
+		finish:    a.finish,
+		finished:  a.finished,
+		acc:       a.acc.clone(),
+	}
+}
+
+// result is the answer the turn is made of.
+func (m *merger) result() *answer {
+	if m.several {
+		return m.first
+	}
+	return &m.all
+}
+
 // turn returns the merged turn so far.
 func (m *merger) turn() *Turn {
-	t := &Turn{Text: string(m.text), FinishReason: m.finish, ToolCalls: m.acc.drain(), Usage: m.usage}
+	a := m.result()
+	t := &Turn{Text: string(a.text), FinishReason: a.finish, ToolCalls: a.acc.drain(), Usage: m.usage,
+		Reasoning: string(a.reasoning), ReasoningContent: string(a.echo)}
 	t.ToolTurn = t.FinishReason == "tool_calls" || len(t.ToolCalls) > 0
 	return t
 }

@@ -25,11 +25,15 @@ type Message struct {
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
 
-// ToolCall is a tool call as the assistant message carries it. Type is "function".
+// ToolCall is a tool call as the assistant message carries it. Type is
+// "function". ExtraContent is the call's extra_content exactly as the model
+// sent it (Gemini puts its thought_signature there and answers 400 when the
+// next request drops it); left out when there was none.
 type ToolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function FunctionCall `json:"function"`
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Function     FunctionCall    `json:"function"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // FunctionCall names the tool and carries its arguments as raw JSON text.

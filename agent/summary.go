@@ -7,25 +7,30 @@ import (
 
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
 // prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
+// Members that only some turns have come last and only when not empty:
+// "reasoning" after "tool_calls", and a call's "extra_content" after its
+// "arguments"; so a turn without them prints exactly as it always did.
 type Summary struct {
 	Text         string        `json:"text"`
 	FinishReason string        `json:"finish_reason"`
 	ToolTurn     bool          `json:"tool_turn"`
 	ToolCalls    []SummaryCall `json:"tool_calls"` // [] when none
+	Reasoning    string        `json:"reasoning,omitempty"`
 }
 
 // SummaryCall is one call in a Summary.
 type SummaryCall struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Arguments    string          `json:"arguments"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // Summary returns the turn's merge view.
 func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}}
+	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Reasoning: t.Reasoning}
 	for _, c := range t.ToolCalls {
-		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
 	}
 	return s
 }
