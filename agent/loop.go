@@ -67,8 +67,12 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 		reply := Message{Role: RoleAssistant, Content: t.Text}
 		if len(t.ToolCalls) > 0 {
 			reply.ToolCalls = t.ToolCalls
+			reply.ReasoningContent = t.ReasoningContent
 		}
 		msgs = append(msgs, reply)
+		if t.Reasoning != "" {
+			l.emit(Event{Kind: KindReasoning, Turn: turn, Text: t.Reasoning})
+		}
 		if t.Text != "" {
 			l.emit(Event{Kind: KindText, Turn: turn, Text: t.Text})
 		}

@@ -15,14 +15,20 @@ const (
 
 // Message is one entry of the chat-completions messages array.
 //
-// It marshals to {"role":..,"content":..,"tool_calls":[..],"tool_call_id":..}
-// with keys in that order: tool_calls and tool_call_id are left out when empty,
-// and an assistant message that carries tool calls and no text has "content":null.
+// It marshals to {"role":..,"content":..,"reasoning_content":..,"tool_calls":[..],"tool_call_id":..}
+// with keys in that order: reasoning_content, tool_calls and tool_call_id are
+// left out when empty, and an assistant message that carries tool calls and
+// no text has "content":null.
 type Message struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// ReasoningContent is echoed on an assistant message that made tool
+	// calls: DeepSeek's thinking mode answers 400 when the reasoning_content
+	// of a tool-call turn is missing from a later request. The loop sets it
+	// only there, and only from reasoning that came as reasoning_content.
+	ReasoningContent string     `json:"reasoning_content,omitempty"`
+	ToolCalls        []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string     `json:"tool_call_id,omitempty"`
 }
 
 // ToolCall is a tool call as the assistant message carries it. Type is
@@ -55,6 +61,12 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		b.WriteString("null")
 	} else if err := writeJSONString(&b, m.Content); err != nil {
 		return nil, err
+	}
+	if m.ReasoningContent != "" {
+		b.WriteString(`,"reasoning_content":`)
+		if err := writeJSONString(&b, m.ReasoningContent); err != nil {
+			return nil, err
+		}
 	}
 	if len(m.ToolCalls) > 0 {
 		calls, err := json.Marshal(m.ToolCalls)

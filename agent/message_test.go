@@ -21,6 +21,9 @@ func TestMessageJSON(t *testing.T) {
 		{"calls and text", Message{Role: RoleAssistant, Content: "Looking.", ToolCalls: []ToolCall{call("c1", "glob", "{}")}},
 			`{"role":"assistant","content":"Looking.","tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{}"}}]}`},
 		{"tool result", Message{Role: RoleTool, ToolCallID: "c1", Content: "中文\n"}, `{"role":"tool","content":"中文\n","tool_call_id":"c1"}`},
+		{"reasoning_content after content, extra_content last in its call", Message{Role: RoleAssistant, ReasoningContent: "想一想\n", ToolCalls: []ToolCall{
+			{ID: "c1", Type: "function", Function: FunctionCall{Name: "glob", Arguments: "{}"}, ExtraContent: json.RawMessage(`{"google":{"thought_signature":"c2ln+/=="}}`)}}},
+			`{"role":"assistant","content":null,"reasoning_content":"想一想\n","tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2ln+/=="}}}]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
