@@ -15,14 +15,23 @@ import (
 // maxErrorBody is how much of a failed response's body an HTTPError keeps.
 const maxErrorBody = 512
 
-// Client sends chat-completions requests with stream: true and merges the
+// Client sends requests with stream: true in one wire format and merges the
 // streamed answer. HTTPClient is the seam for recording and replaying: nil
 // means http.DefaultClient.
 type Client struct {
 	BaseURL    string // e.g. http://host/v1, with or without a trailing "/"
-	APIKey     string // sent as "Authorization: Bearer KEY" when not empty
+	APIKey     string // sent as the format's key header when not empty
 	Model      string
 	HTTPClient *http.Client
+	API        *API // the wire format; nil means ChatCompletions
+}
+
+// Format returns the client's wire format: API, or ChatCompletions when nil.
+func (c *Client) Format() *API {
+	if c.API == nil {
+		return ChatCompletions
+	}
+	return c.API
 }
 
 // HTTPError is a gateway's answer with a 4xx or 5xx status (any status
@@ -59,16 +68,17 @@ func RequestBody(model string, msgs []Message, defs []tools.Definition) ([]byte,
 	return json.Marshal(request{Model: model, Messages: msgs, Tools: defs, Stream: true})
 }
 
-// Endpoint returns BaseURL joined with chat/completions.
+// Endpoint returns BaseURL joined with the format's path.
 func (c *Client) Endpoint() string {
-	return strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
+	return strings.TrimRight(c.BaseURL, "/") + c.Format().Path
 }
 
 // Complete posts the messages and the tool definitions and merges the
 // streamed answer. A status outside 2xx is an *HTTPError; a stream error
 // returns the partial turn together with the error (see MergeStream).
 func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Definition) (*Turn, error) {
-	body, err := RequestBody(c.Model, msgs, defs)
+	api := c.Format()
+	body, err := api.Body(c.Model, msgs, defs)
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)
 	}
@@ -78,9 +88,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
-	if c.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.APIKey)
-	}
+	api.Header(req.Header, c.APIKey)
 	hc := c.HTTPClient
 	if hc == nil {
 		hc = http.DefaultClient
@@ -94,7 +102,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 		head, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, &HTTPError{StatusCode: resp.StatusCode, Body: strings.ToValidUTF8(string(head), "")}
 	}
-	turn, err := MergeStream(resp.Body)
+	turn, err := api.Merge(resp.Body)
 	if err != nil && ctx.Err() != nil {
 		return turn, fmt.Errorf("reading stream: %w", ctx.Err())
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -150,4 +151,37 @@ func TestClientUsesInjectedTransport(t *testing.T) {
 	if diff := cmp.Diff([]ToolCall{call("c9", "echo", `{"text":"hi"}`)}, turn.ToolCalls); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
+}
+
+func TestAPIByName(t *testing.T) {
+	tests := []struct {
+		reason  string
+		name    string
+		want    *API
+		wantErr string
+	}{
+		{"chat completions by its name", "chat", ChatCompletions, ""},
+		{"unknown name lists the known ones", "gemini", nil, `unknown api "gemini" (want ` + apiNames() + `)`},
+	}
+	for _, tt := range tests {
+		got, err := APIByName(tt.name)
+		if got != tt.want || fmt.Sprint(err) != fmt.Sprint(errOrNil(tt.wantErr)) {
+			t.Errorf("%s: APIByName(%q) = %v, %v; want %v, %s", tt.reason, tt.name, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func apiNames() string {
+	var names []string
+	for _, a := range APIs() {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func errOrNil(s string) error {
+	if s == "" {
+		return nil
+	}
+	return errors.New(s)
 }

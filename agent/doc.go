@@ -1,6 +1,17 @@
-// Package agent is the core of a read-only coding agent: it speaks the
-// chat-completions wire format with stream: true, merges the streamed answer
-// into one turn, and runs the loop think -> call tools -> observe.
+// Package agent is the core of a read-only coding agent: it speaks a wire
+// format with stream: true (chat completions by default), merges the streamed
+// answer into one turn, and runs the loop think -> call tools -> observe.
+//
+// # Wire formats (API)
+//
+// Each wire format is one *API value built in its own files: the endpoint
+// path, the key header, the request body made from the neutral []Message and
+// []tools.Definition, the stream merger (io.Reader -> *Turn) and the
+// invariants a request in that format must keep. Client.API selects one (nil
+// is ChatCompletions); Client and Loop only call through it, so the loop,
+// events, tools and truncation never branch on the format. The neutral
+// Message is the chat-completions message plus what other formats must echo
+// (Thinking); a format's Body converts it and its Merge fills the same Turn.
 //
 // # Stream rules (MergeStream)
 //

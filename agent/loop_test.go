@@ -383,8 +383,12 @@ func TestLoopEchoesAndReasoning(t *testing.T) {
 			t.Errorf("assistant message %d in request 3 (-want +got):\n%s", i+1, diff)
 		}
 	}
+	// The final answer keeps its reasoning, which its wire shape leaves out.
 	last := msgs[len(msgs)-1]
-	if diff := cmp.Diff(Message{Role: RoleAssistant, Content: "Done."}, last); diff != "" {
+	if diff := cmp.Diff(Message{Role: RoleAssistant, Content: "Done.", Thinking: []Thinking{{Type: ThinkingText, Text: "done thinking"}}}, last); diff != "" {
 		t.Errorf("final message (-want +got):\n%s", diff)
+	}
+	if got, _ := json.Marshal(last); string(got) != `{"role":"assistant","content":"Done."}` {
+		t.Errorf("final message marshals to %s", got)
 	}
 }

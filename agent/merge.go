@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ErrTruncatedStream is returned when a stream ends with neither a
@@ -25,25 +26,37 @@ type Turn struct {
 	ToolTurn     bool       // FinishReason == "tool_calls" or at least one call merged
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
-	// Reasoning is the model's reasoning (reasoning_content, reasoning,
-	// reasoning_details, thinking and reasoning parts), in order. It is shown
-	// apart and never becomes answer text.
-	Reasoning string
-	// ReasoningContent is the part of Reasoning that arrived as
-	// reasoning_content: DeepSeek's thinking mode wants it back on the
-	// tool-call turns of the same user turn (Message.ReasoningContent).
-	ReasoningContent string
+	// Thinking is the model's reasoning, in stream order, in every format:
+	// shown apart (ReasoningText), never answer text. Chat completions make a
+	// ThinkingText block of reasoning_content (echoed on tool-call turns) and
+	// a ThinkingReasoning block of reasoning, reasoning_details and thinking
+	// or reasoning content parts (never sent back).
+	Thinking []Thinking
+}
+
+// ReasoningText is the readable text of the turn's reasoning blocks, joined.
+func (t *Turn) ReasoningText() string {
+	var b strings.Builder
+	for _, th := range t.Thinking {
+		b.WriteString(th.Text)
+	}
+	return b.String()
 }
 
 // answer is what the choices merged into it add up to: the whole turn, or
 // one choice of several.
 type answer struct {
-	text      []byte
-	reasoning []byte
-	echo      []byte // the reasoning that came as reasoning_content
-	finish    string
-	finished  bool // a non-empty finish_reason was seen
-	acc       accumulator
+	text     []byte
+	thinking []thinkingBuf // reasoning blocks; a change of type starts a new one
+	finish   string
+	finished bool // a non-empty finish_reason was seen
+	acc      accumulator
+}
+
+// thinkingBuf is a reasoning block being merged.
+type thinkingBuf struct {
+	typ  string // ThinkingText or ThinkingReasoning
+	text []byte
 }
 
 // merger folds chunks into a Turn.
@@ -160,16 +173,18 @@ func (m *merger) choice(ch *choice) {
 // add merges one choice's delta and finish_reason into the answer.
 func (a *answer) add(ch *choice) {
 	d := &ch.Delta
-	a.text, a.reasoning = appendContent(a.text, a.reasoning, d.Content)
+	var parts []byte
+	a.text, parts = appendContent(a.text, nil, d.Content)
+	a.think(ThinkingReasoning, parts)
 	if len(d.Refusal) > 0 && d.Refusal[0] == '"' {
 		a.text = appendUnquoted(a.text, d.Refusal)
 	}
-	var had bool
-	n := len(a.reasoning)
-	if a.reasoning, had = appendReasoningField(a.reasoning, d.ReasoningContent); had {
-		a.echo = append(a.echo, a.reasoning[n:]...)
-	} else if a.reasoning, had = appendReasoningField(a.reasoning, d.Reasoning); !had {
-		a.reasoning, _ = appendReasoningField(a.reasoning, d.ReasoningDetails)
+	if r, had := appendReasoningField(nil, d.ReasoningContent); had {
+		a.think(ThinkingText, r)
+	} else if r, had := appendReasoningField(nil, d.Reasoning); had {
+		a.think(ThinkingReasoning, r)
+	} else if r, had := appendReasoningField(nil, d.ReasoningDetails); had {
+		a.think(ThinkingReasoning, r)
 	}
 	for j := range d.ToolCalls {
 		a.acc.add(&d.ToolCalls[j])
@@ -182,16 +197,26 @@ func (a *answer) add(ch *choice) {
 	}
 }
 
+// think appends reasoning text of one type: to the last block when it has
+// that type, else as a new block.
+func (a *answer) think(typ string, text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	if n := len(a.thinking); n > 0 && a.thinking[n-1].typ == typ {
+		a.thinking[n-1].text = append(a.thinking[n-1].text, text...)
+		return
+	}
+	a.thinking = append(a.thinking, thinkingBuf{typ: typ, text: text})
+}
+
 // clone returns a copy that shares nothing with a.
 func (a *answer) clone() answer {
-	return answer{
-		text:      bytes.Clone(a.text),
-		reasoning: bytes.Clone(a.reasoning),
-		echo:      bytes.Clone(a.echo),
-		finish:    a.finish,
-		finished:  a.finished,
-		acc:       a.acc.clone(),
+	b := answer{text: bytes.Clone(a.text), finish: a.finish, finished: a.finished, acc: a.acc.clone()}
+	for _, th := range a.thinking {
+		b.thinking = append(b.thinking, thinkingBuf{typ: th.typ, text: bytes.Clone(th.text)})
 	}
+	return b
 }
 
 // result is the answer the turn is made of.
@@ -205,8 +230,10 @@ func (m *merger) result() *answer {
 // turn returns the merged turn so far.
 func (m *merger) turn() *Turn {
 	a := m.result()
-	t := &Turn{Text: string(a.text), FinishReason: a.finish, ToolCalls: a.acc.drain(), Usage: m.usage,
-		Reasoning: string(a.reasoning), ReasoningContent: string(a.echo)}
+	t := &Turn{Text: string(a.text), FinishReason: a.finish, ToolCalls: a.acc.drain(), Usage: m.usage}
+	for _, th := range a.thinking {
+		t.Thinking = append(t.Thinking, Thinking{Type: th.typ, Text: string(th.text)})
+	}
 	t.ToolTurn = t.FinishReason == "tool_calls" || len(t.ToolCalls) > 0
 	return t
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // Roles of a chat-completions message.
@@ -16,19 +17,54 @@ const (
 // Message is one entry of the chat-completions messages array.
 //
 // It marshals to {"role":..,"content":..,"reasoning_content":..,"tool_calls":[..],"tool_call_id":..}
-// with keys in that order: reasoning_content, tool_calls and tool_call_id are
-// left out when empty, and an assistant message that carries tool calls and
-// no text has "content":null.
+// with keys in that order: reasoning_content (see ReasoningContent),
+// tool_calls and tool_call_id are left out when empty, and an assistant
+// message that carries tool calls and no text has "content":null.
 type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-	// ReasoningContent is echoed on an assistant message that made tool
-	// calls: DeepSeek's thinking mode answers 400 when the reasoning_content
-	// of a tool-call turn is missing from a later request. The loop sets it
-	// only there, and only from reasoning that came as reasoning_content.
-	ReasoningContent string     `json:"reasoning_content,omitempty"`
-	ToolCalls        []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID       string     `json:"tool_call_id,omitempty"`
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// Thinking is the assistant's reasoning blocks, echoed by formats that
+	// need them: Anthropic Messages sends them as they are; the
+	// chat-completions body carries only ReasoningContent.
+	Thinking []Thinking `json:"-"`
+}
+
+// ReasoningContent is what the chat-completions body echoes as
+// "reasoning_content": on an assistant message that made tool calls, the
+// text of its ThinkingText blocks (DeepSeek's thinking mode answers 400 when
+// a tool-call turn's reasoning_content is missing from a later request);
+// "" otherwise. A final answer's reasoning is not needed back.
+func (m Message) ReasoningContent() string {
+	if len(m.ToolCalls) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, th := range m.Thinking {
+		if th.Type == ThinkingText {
+			b.WriteString(th.Text)
+		}
+	}
+	return b.String()
+}
+
+// UnmarshalJSON reads the wire shape MarshalJSON writes; reasoning_content
+// becomes one ThinkingText block.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	type plain Message // without the methods
+	var w struct {
+		plain
+		ReasoningContent string `json:"reasoning_content"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*m = Message(w.plain)
+	if w.ReasoningContent != "" {
+		m.Thinking = []Thinking{{Type: ThinkingText, Text: w.ReasoningContent}}
+	}
+	return nil
 }
 
 // ToolCall is a tool call as the assistant message carries it. Type is
@@ -62,9 +98,9 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	} else if err := writeJSONString(&b, m.Content); err != nil {
 		return nil, err
 	}
-	if m.ReasoningContent != "" {
+	if rc := m.ReasoningContent(); rc != "" {
 		b.WriteString(`,"reasoning_content":`)
-		if err := writeJSONString(&b, m.ReasoningContent); err != nil {
+		if err := writeJSONString(&b, rc); err != nil {
 			return nil, err
 		}
 	}

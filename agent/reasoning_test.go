@@ -47,7 +47,8 @@ func TestMergeStreamContentAndReasoning(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := []string{turn.Text, turn.Reasoning, turn.ReasoningContent}
+				echo := Message{Role: RoleAssistant, ToolCalls: []ToolCall{call("c", "glob", "{}")}, Thinking: turn.Thinking}.ReasoningContent()
+				got := []string{turn.Text, turn.ReasoningText(), echo}
 				if diff := cmp.Diff([]string{tt.text, tt.reasoning, tt.echo}, got); diff != "" {
 					t.Errorf("jsonOnly=%v: text, reasoning, reasoning_content (-want +got):\n%s", jsonOnly, diff)
 				}
@@ -88,7 +89,7 @@ func FuzzContentParts(f *testing.F) {
 			if err != nil {
 				t.Fatalf("content %s: %v", parts, err)
 			}
-			if diff := cmp.Diff([]string{want.Text, want.Reasoning}, []string{got.Text, got.Reasoning}); diff != "" {
+			if diff := cmp.Diff([]string{want.Text, want.ReasoningText()}, []string{got.Text, got.ReasoningText()}); diff != "" {
 				t.Errorf("content %s (jsonOnly=%v):\n%s", parts, c.jsonOnly, diff)
 			}
 		}

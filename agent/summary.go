@@ -8,14 +8,24 @@ import (
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
 // prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
 // Members that only some turns have come last and only when not empty:
-// "reasoning" after "tool_calls", and a call's "extra_content" after its
-// "arguments"; so a turn without them prints exactly as it always did.
+// "thinking" (the reasoning blocks, [{"type","text","signature","data"}],
+// empty members left out) after "tool_calls", and a call's "extra_content"
+// after its "arguments"; so a turn without them prints exactly as it always
+// did.
 type Summary struct {
-	Text         string        `json:"text"`
-	FinishReason string        `json:"finish_reason"`
-	ToolTurn     bool          `json:"tool_turn"`
-	ToolCalls    []SummaryCall `json:"tool_calls"` // [] when none
-	Reasoning    string        `json:"reasoning,omitempty"`
+	Text         string            `json:"text"`
+	FinishReason string            `json:"finish_reason"`
+	ToolTurn     bool              `json:"tool_turn"`
+	ToolCalls    []SummaryCall     `json:"tool_calls"` // [] when none
+	Thinking     []SummaryThinking `json:"thinking,omitempty"`
+}
+
+// SummaryThinking is one reasoning block in a Summary.
+type SummaryThinking struct {
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Data      string `json:"data,omitempty"`
 }
 
 // SummaryCall is one call in a Summary.
@@ -28,9 +38,12 @@ type SummaryCall struct {
 
 // Summary returns the turn's merge view.
 func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Reasoning: t.Reasoning}
+	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}}
 	for _, c := range t.ToolCalls {
 		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
+	}
+	for _, th := range t.Thinking {
+		s.Thinking = append(s.Thinking, SummaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
 	}
 	return s
 }

@@ -32,8 +32,8 @@ func checkEcho(s Script, msgs []agent.Message) error {
 		}
 		r := s.Replies[turn]
 		turn++
-		if r.Reasoning != "" && len(r.Calls) > 0 && m.ReasoningContent != r.Reasoning {
-			if m.ReasoningContent == "" {
+		if r.Reasoning != "" && len(r.Calls) > 0 && m.ReasoningContent() != r.Reasoning {
+			if m.ReasoningContent() == "" {
 				return fmt.Errorf("%w: Missing reasoning_content field in the assistant message at message index %d", ErrEchoMissing, pos)
 			}
 			return fmt.Errorf("%w: reasoning_content of the assistant message at message index %d is not the one the model sent", ErrEchoMissing, pos)

@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/tools"
 )
 
 // firstTurn asks the gateway for a script's first reply and returns the
@@ -27,15 +26,35 @@ func firstTurn(t *testing.T, base, model string) []agent.Message {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: turn.Text, ToolCalls: turn.ToolCalls, ReasoningContent: turn.ReasoningContent})
+	msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: turn.Text, ToolCalls: turn.ToolCalls, Thinking: turn.Thinking})
 	for _, c := range turn.ToolCalls {
 		msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: c.ID, Content: "ok"})
 	}
 	return msgs
 }
 
+// Echo scripts of the tests' own: Gemini's (the first of two parallel calls
+// signed) and DeepSeek's (reasoning on a tool-call turn).
+const (
+	scriptSigned    = "signed"
+	scriptReasoning = "reasoning"
+)
+
+func echoScripts() []Script {
+	return []Script{
+		{Name: scriptSigned, Replies: []Reply{
+			{Text: "Both.", Calls: []ScriptCall{{Name: "glob", Arguments: `{"pattern":"*"}`, ThoughtSignature: "c2lnLTE="}, {Name: "grep", Arguments: `{"pattern":"x"}`}}},
+			{Text: "Done."},
+		}},
+		{Name: scriptReasoning, Replies: []Reply{
+			{Reasoning: "思考：先列文件。", Calls: []ScriptCall{{Name: "glob", Arguments: `{"pattern":"*"}`}}},
+			{Reasoning: "not needed back", Text: "Done."},
+		}},
+	}
+}
+
 func TestGatewayChecksEchoes(t *testing.T) {
-	gw := NewGateway(gatewayKey, EchoScripts(tools.EN)...)
+	gw := NewGateway(gatewayKey, echoScripts()...)
 	base, stop := gw.Start()
 	defer stop()
 	tests := []struct {
@@ -45,17 +64,17 @@ func TestGatewayChecksEchoes(t *testing.T) {
 		status int
 		body   string
 	}{
-		{"every signature echoed", ScriptThoughtSignature, func(*agent.Message) {}, http.StatusOK, ""},
-		{"the signature dropped", ScriptThoughtSignature, func(m *agent.Message) { m.ToolCalls[0].ExtraContent = nil }, http.StatusBadRequest,
+		{"every signature echoed", scriptSigned, func(*agent.Message) {}, http.StatusOK, ""},
+		{"the signature dropped", scriptSigned, func(m *agent.Message) { m.ToolCalls[0].ExtraContent = nil }, http.StatusBadRequest,
 			"Function call is missing a thought_signature in functionCall parts (function call glob, message index 1, position 0)"},
-		{"the signature changed", ScriptThoughtSignature, func(m *agent.Message) {
+		{"the signature changed", scriptSigned, func(m *agent.Message) {
 			m.ToolCalls[0].ExtraContent = json.RawMessage(`{"google":{"thought_signature":"AAAA"}}`)
 		}, http.StatusBadRequest, "Invalid thought signature (function call glob, message index 1, position 0)"},
-		{"the unsigned parallel call needs nothing", ScriptThoughtSignature, func(m *agent.Message) { m.ToolCalls[1].ExtraContent = nil }, http.StatusOK, ""},
-		{"reasoning_content echoed", ScriptReasoningEcho, func(*agent.Message) {}, http.StatusOK, ""},
-		{"reasoning_content dropped", ScriptReasoningEcho, func(m *agent.Message) { m.ReasoningContent = "" }, http.StatusBadRequest,
+		{"the unsigned parallel call needs nothing", scriptSigned, func(m *agent.Message) { m.ToolCalls[1].ExtraContent = nil }, http.StatusOK, ""},
+		{"reasoning_content echoed", scriptReasoning, func(*agent.Message) {}, http.StatusOK, ""},
+		{"reasoning_content dropped", scriptReasoning, func(m *agent.Message) { m.Thinking = nil }, http.StatusBadRequest,
 			"Missing reasoning_content field in the assistant message at message index 1"},
-		{"reasoning_content changed", ScriptReasoningEcho, func(m *agent.Message) { m.ReasoningContent += " " }, http.StatusBadRequest,
+		{"reasoning_content changed", scriptReasoning, func(m *agent.Message) { m.Thinking[0].Text += " " }, http.StatusBadRequest,
 			"reasoning_content of the assistant message at message index 1 is not the one the model sent"},
 	}
 	refusals := 0
@@ -97,7 +116,7 @@ func TestGatewayChecksEchoes(t *testing.T) {
 // reasoning_content (apart from the text) and the signature on the first call
 // only.
 func TestEchoScriptsStream(t *testing.T) {
-	for _, s := range EchoScripts(tools.ZH) {
+	for _, s := range echoScripts() {
 		body := strings.Join(StreamReply(s.Name, s.Name, 0, s.Replies[0]), "")
 		turn, err := agent.MergeStream(strings.NewReader(body))
 		if err != nil {
@@ -112,7 +131,8 @@ func TestEchoScriptsStream(t *testing.T) {
 		for _, c := range r.Calls {
 			want = append(want, c.ThoughtSignature)
 		}
-		got := []any{turn.Text, turn.Reasoning, turn.ReasoningContent, sigs}
+		echo := agent.Message{Role: agent.RoleAssistant, ToolCalls: turn.ToolCalls, Thinking: turn.Thinking}.ReasoningContent()
+		got := []any{turn.Text, turn.ReasoningText(), echo, sigs}
 		if diff := cmp.Diff([]any{r.Text, r.Reasoning, r.Reasoning, want}, got); diff != "" {
 			t.Errorf("%s: text, reasoning, reasoning_content, signatures (-want +got):\n%s", s.Name, diff)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -18,20 +19,23 @@ import (
 // OPENAI_API_KEY is set to it. The script's models are the base script
 // names (demo, demo_bad_args, ...), the echo scripts (thought_signature,
 // reasoning_echo) and the HTTP error scripts (http_429, ...).
-func cmdGateway(ts *testscript.TestScript, neg bool, args []string) {
+func cmdGateway(ts *testscript.TestScript, neg bool, args []string) error {
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	key := fs.String("key", "", "the key the gateway requires")
 	lang := fs.String("lang", "zh", "the locale of the scripts")
 	if neg || fs.Parse(args) != nil || fs.NArg() != 0 {
-		ts.Fatalf("usage: gateway [-key KEY] [-lang zh|en]")
+		return errUsage
 	}
 	l, err := tools.ParseLang(*lang)
-	ts.Check(err)
-	scripts := append(append(harness.Scripts(l), harness.EchoScripts(l)...), harness.ErrorScripts()...)
+	if err != nil {
+		return err
+	}
+	scripts := append(append(demo.Scripts(l), demo.EchoScripts(l)...), harness.ErrorScripts()...)
 	url, stop := harness.NewGateway(*key, scripts...).Start()
 	ts.Defer(stop)
 	ts.Setenv("OPENAI_BASE_URL", url)
 	if *key != "" {
 		ts.Setenv("OPENAI_API_KEY", *key)
 	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
@@ -40,7 +41,7 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
-		for _, script := range harness.Scripts(lang) {
+		for _, script := range demo.Scripts(lang) {
 			file := harness.CassetteFile(script.Name, lang)
 			base, err := fs.ReadFile(cassettes.FS, file)
 			if err != nil {
@@ -50,7 +51,7 @@ func TestMetamorphicBenignQuirks(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
 				ws := filepath.Join(dir, "ws")
-				if err := harness.WriteSandbox(ws); err != nil {
+				if err := demo.WriteSandbox(ws); err != nil {
 					t.Fatal(err)
 				}
 				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", script.Name, "-C", ws, "-rechunk", "whole")
@@ -103,13 +104,13 @@ func TestMetamorphicBadArgs(t *testing.T) {
 		t.Fatal("bad_args quirk missing or marked benign")
 	}
 	const key = "sk-test-metamorphic-0123456789"
-	url, stop := harness.NewGateway(key, harness.Scripts(tools.ZH)...).Start()
+	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
 	t.Cleanup(stop) // parallel subtests run after this function returns
-	for _, script := range harness.Scripts(tools.ZH) {
+	for _, script := range demo.Scripts(tools.ZH) {
 		t.Run(script.Name, func(t *testing.T) {
 			t.Parallel()
 			ws := t.TempDir()
-			if err := harness.WriteSandbox(ws); err != nil {
+			if err := demo.WriteSandbox(ws); err != nil {
 				t.Fatal(err)
 			}
 			transport := harness.QuirkTransport(http.DefaultTransport, q, 1)

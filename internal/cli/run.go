@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -228,13 +229,13 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 			return fail(fmt.Errorf("sandbox: %w", err))
 		}
 		cleanups = append(cleanups, func(error) error { return os.RemoveAll(tmp) })
-		if err := harness.WriteSandbox(tmp); err != nil {
+		if err := demo.WriteSandbox(tmp); err != nil {
 			return fail(err)
 		}
 		dir = tmp
 	}
 	if prompt == "" {
-		prompt = harness.DemoPrompt(lang)
+		prompt = demo.Prompt(lang)
 	}
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {

@@ -1,9 +1,12 @@
-package harness
+package demo
 
-import "github.com/agentvcr/agentvcr/tools"
+import (
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/tools"
+)
 
 // The names of the echo scripts: replies that carry something the next
-// request must send back, checked by the gateway (gateway_echo.go).
+// request must send back, which the scripted gateway checks.
 const (
 	ScriptThoughtSignature = "thought_signature"
 	ScriptReasoningEcho    = "reasoning_echo"
@@ -29,26 +32,26 @@ const (
 //
 // They are played live against the gateway by the scenarios; no base
 // cassette is recorded from them.
-func EchoScripts(lang tools.Lang) []Script {
+func EchoScripts(lang tools.Lang) []harness.Script {
 	t := scriptTexts[tools.ZH]
 	e := echoTexts[tools.ZH]
 	if lang == tools.EN {
 		t, e = scriptTexts[tools.EN], echoTexts[tools.EN]
 	}
-	glob := ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
-	grep := ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
-	read := ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
+	glob := harness.ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
+	grep := harness.ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
+	read := harness.ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
 	signedGlob, signedRead := glob, read
 	signedGlob.ThoughtSignature, signedRead.ThoughtSignature = signatureGlob, signatureRead
-	return []Script{
-		{Name: ScriptThoughtSignature, Replies: []Reply{
-			{Text: t.both, Calls: []ScriptCall{signedGlob, grep}},
-			{Text: t.readCalc, Calls: []ScriptCall{signedRead}},
+	return []harness.Script{
+		{Name: ScriptThoughtSignature, Replies: []harness.Reply{
+			{Text: t.both, Calls: []harness.ScriptCall{signedGlob, grep}},
+			{Text: t.readCalc, Calls: []harness.ScriptCall{signedRead}},
 			{Text: t.conclusion},
 		}},
-		{Name: ScriptReasoningEcho, Replies: []Reply{
-			{Reasoning: e.thinkFiles, Text: t.findTests, Calls: []ScriptCall{glob}},
-			{Reasoning: e.thinkRead, Calls: []ScriptCall{read}},
+		{Name: ScriptReasoningEcho, Replies: []harness.Reply{
+			{Reasoning: e.thinkFiles, Text: t.findTests, Calls: []harness.ScriptCall{glob}},
+			{Reasoning: e.thinkRead, Calls: []harness.ScriptCall{read}},
 			{Reasoning: e.thinkDone, Text: t.conclusion},
 		}},
 	}
