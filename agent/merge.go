@@ -32,6 +32,7 @@ type Turn struct {
 	// a ThinkingReasoning block of reasoning, reasoning_details and thinking
 	// or reasoning content parts (never sent back).
 	Thinking []Thinking
+	Warnings []string // shapes the merger noticed and worked around; nil when none
 }
 
 // ReasoningText is the readable text of the turn's reasoning blocks, joined.
@@ -136,8 +137,8 @@ func (m *merger) add(data []byte) error {
 	if err := chunkError(c, data); err != nil {
 		return err
 	}
-	if c.Usage != nil {
-		m.usage = c.Usage
+	if c.Usage.Value != nil {
+		m.usage = c.Usage.Value
 	}
 	for i := range c.Choices {
 		m.choice(&c.Choices[i])

@@ -8,16 +8,17 @@ import (
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
 // prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
 // Members that only some turns have come last and only when not empty:
-// "thinking" (the reasoning blocks, [{"type","text","signature","data"}],
-// empty members left out) after "tool_calls", and a call's "extra_content"
-// after its "arguments"; so a turn without them prints exactly as it always
-// did.
+// "warnings" (shapes the merger worked around) and then "thinking" (the
+// reasoning blocks, [{"type","text","signature","data"}], empty members left
+// out) after "tool_calls", and a call's "extra_content" after its
+// "arguments"; so a turn without them prints exactly as it always did.
 type Summary struct {
 	Text         string            `json:"text"`
 	FinishReason string            `json:"finish_reason"`
 	ToolTurn     bool              `json:"tool_turn"`
-	ToolCalls    []SummaryCall     `json:"tool_calls"` // [] when none
-	Thinking     []SummaryThinking `json:"thinking,omitempty"`
+	ToolCalls    []SummaryCall     `json:"tool_calls"`         // [] when none
+	Warnings     []string          `json:"warnings,omitempty"` // left out when none
+	Thinking     []SummaryThinking `json:"thinking,omitempty"` // left out when none
 }
 
 // SummaryThinking is one reasoning block in a Summary.
@@ -38,7 +39,7 @@ type SummaryCall struct {
 
 // Summary returns the turn's merge view.
 func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}}
+	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
 		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
 	}

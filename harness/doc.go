@@ -49,8 +49,9 @@
 //
 // ParseSSE and FormatSSE read and write SSE framing without interpreting
 // data. Quirks lists the transforms that turn one clean chat-completions
-// stream into the broken shapes real gateways send (research/quirks.md);
-// each is Benign when a correct accumulator merges it into the same turn.
+// stream into the broken shapes real gateways send (the README's quirk
+// catalog says where each was seen); each is Benign when a correct
+// accumulator merges it into the same turn.
 // Only the chunks a transform edits are re-encoded, in their original key
 // order. ApplyQuirkToCassette applies a quirk to every SSE response of a
 // cassette, renaming dropped call ids in the requests that follow. The
@@ -73,4 +74,30 @@
 // package demo. The gateway is never presented as a live model.
 //
 // SSEFiles serves raw SSE files as the model's turns, in order.
+//
+// # Server (server.go, server_stream.go, server_fault.go, server_replies.go, server_router.go)
+//
+// Server is the one OpenAI-compatible HTTP server: agentvcr serve, agentvcr
+// conform and the tests all use it. It answers POST /v1/chat/completions
+// and GET /v1/models on the plain base URL and on scenario-scoped ones,
+// /s/<case>/v1, because an agent can always set a base URL but often not a
+// header. Its seam is Route: a function from the case name ("" for the
+// plain URL) to a *Route, whose Reply func answers one ServeRequest (model,
+// turn, body) with a ServeReply (status, headers, bytes). CassetteRouter
+// routes to cassettes ("<name>", "<name>~<quirk>"), answering with Replies
+// by canonical body (MatchBody, the replay's matcher) or by turn
+// (MatchTurn: the reply recorded for the request carrying as many
+// assistant messages); a conformance runner plugs in its own Reply.
+//
+// The server keeps no conversation state: each request is answered on its
+// own, an interaction as often as it is asked for, by any number of
+// clients at once. SSE replies are written event by event (SplitEvents),
+// each flushed, with Route.Pace before each; a Route.Rechunk cuts them
+// into its pieces instead. A Reply error answers 404 with the error's
+// message (a *MissError carries the replay's diff) and goes to Log.
+// Route.Fault breaks replies on the recorded bytes: 429 with Retry-After
+// on a request's first attempt (the same body then gets the real reply),
+// 500, a stall after N events until the client goes, a reset (connection
+// closed after N events), an error event after N events inside the 200
+// stream. Journal receives one JSON line per request (JournalEntry).
 package harness
