@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -68,8 +69,15 @@ func FuzzContentParts(f *testing.F) {
 	f.Add(`[{"type":"text","text":"\ud800"},{"type":"thinking","thinking":{"text":"t","content":"c"}}]`)
 	f.Fuzz(func(t *testing.T, parts string) {
 		var items []json.RawMessage
-		if json.Unmarshal([]byte(parts), &items) != nil {
+		var compact bytes.Buffer // one data line: no CR or LF between tokens
+		if json.Unmarshal([]byte(parts), &items) != nil || json.Compact(&compact, []byte(parts)) != nil {
 			return
+		}
+		parts = compact.String()
+		for i, it := range items {
+			compact.Reset()
+			json.Compact(&compact, it)
+			items[i] = bytes.Clone(compact.Bytes())
 		}
 		whole := "data: {\"choices\":[{\"delta\":{\"content\":" + parts + "}}]}\n\n"
 		var split strings.Builder
