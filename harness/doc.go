@@ -49,8 +49,9 @@
 //
 // ParseSSE and FormatSSE read and write SSE framing without interpreting
 // data. Quirks lists the transforms that turn one clean chat-completions
-// stream into the broken shapes real gateways send (research/quirks.md);
-// each is Benign when a correct accumulator merges it into the same turn.
+// stream into the broken shapes real gateways send (the README's quirk
+// catalog says where each was seen); each is Benign when a correct
+// accumulator merges it into the same turn.
 // Only the chunks a transform edits are re-encoded, in their original key
 // order. ApplyQuirkToCassette applies a quirk to every SSE response of a
 // cassette, renaming dropped call ids in the requests that follow. The

@@ -65,7 +65,7 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	if err != nil {
 		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
 	}
-	dir, err := os.MkdirTemp("", "agentvcr-cassette-")
+	dir, err := env.mkdirTemp("agentvcr-cassette-")
 	if err != nil {
 		return "", nil, err
 	}
