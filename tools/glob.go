@@ -16,8 +16,8 @@ type globArgs struct {
 }
 
 // globTool lists files by path pattern. Its description and parameter
-// descriptions are globDesc, globPatternDesc and globLimitDesc in
-// texts_zh.go / texts_en.go.
+// descriptions are globDesc, globPatternDesc and globLimitDescF in
+// texts_zh.go / texts_en.go, limits filled in from limits.go.
 func globTool(lang Lang) Tool {
 	t := lang.texts()
 	return Tool{
