@@ -1,40 +1,42 @@
-package agent
+package cli
 
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/agentvcr/agentvcr/agent"
 )
 
-// Summary is the one-line JSON view of a merged turn that `agentvcr merge`
+// summary is the one-line JSON view of a merged turn that `agentvcr merge`
 // prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}],"warnings":[..]}
 // ("warnings" only when the merger reported any).
-type Summary struct {
+type summary struct {
 	Text         string        `json:"text"`
 	FinishReason string        `json:"finish_reason"`
 	ToolTurn     bool          `json:"tool_turn"`
-	ToolCalls    []SummaryCall `json:"tool_calls"`         // [] when none
+	ToolCalls    []summaryCall `json:"tool_calls"`         // [] when none
 	Warnings     []string      `json:"warnings,omitempty"` // left out when none
 }
 
-// SummaryCall is one call in a Summary.
-type SummaryCall struct {
+// summaryCall is one call in a summary.
+type summaryCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
 
-// Summary returns the turn's merge view.
-func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Warnings: t.Warnings}
+// summarize returns the turn's merge view.
+func summarize(t *agent.Turn) summary {
+	s := summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []summaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
-		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		s.ToolCalls = append(s.ToolCalls, summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
 	return s
 }
 
-// WriteSummary writes the merge command's output line: the turn's Summary,
+// writeSummary writes the merge command's output line: the turn's summary,
 // or {"error":"…"} when err is not nil. HTML characters are not escaped.
-func WriteSummary(w io.Writer, t *Turn, err error) error {
+func writeSummary(w io.Writer, t *agent.Turn, err error) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err != nil {
@@ -42,5 +44,5 @@ func WriteSummary(w io.Writer, t *Turn, err error) error {
 			Error string `json:"error"`
 		}{err.Error()})
 	}
-	return enc.Encode(t.Summary())
+	return enc.Encode(summarize(t))
 }
