@@ -58,6 +58,16 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	}
 	file := harness.CassetteFile(name, lang)
 	data, err := fs.ReadFile(cassettes.FS, file)
+	if errors.Is(err, fs.ErrNotExist) {
+		for _, other := range []tools.Lang{tools.ZH, tools.EN} {
+			if other == lang {
+				continue
+			}
+			if _, oerr := fs.Stat(cassettes.FS, harness.CassetteFile(name, other)); oerr == nil {
+				return "", nil, fmt.Errorf("the embedded cassette %q is recorded in %s only (no %s): run it with -lang %s", name, other, file, other)
+			}
+		}
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
 	}
