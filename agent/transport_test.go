@@ -409,3 +409,49 @@ func TestLiveBodyAtLimit(t *testing.T) {
 		t.Fatalf("turn %+v, err %v", turn, err)
 	}
 }
+
+// With the default limits, a gzip body that would inflate to 1 GiB stops at
+// the first limit it reaches: one line that never ends at MaxEventBytes,
+// a stream of small events at DefaultMaxBodyBytes. The server produces the
+// gzip stream lazily, so it stops when the client gives up.
+func TestLiveGzipBombDefaults(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		defer zw.Close()
+		unit := []byte("data: {\"choices\":[],\"pad\":\"" + strings.Repeat("p", 4000) + "\"}\n\n")
+		if r.URL.Path == "/line/chat/completions" {
+			unit = bytes.Repeat([]byte("x"), 64)
+			zw.Write([]byte("data: "))
+		}
+		block := bytes.Repeat(unit, 64)
+		for written := 0; written < 1<<30; written += len(block) {
+			if _, err := zw.Write(block); err != nil {
+				return
+			}
+			if r.Context().Err() != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	tests := []struct {
+		path string
+		want error
+		msg  string
+	}{
+		{"/line", ErrEventTooLarge, "reading stream: one server-sent event is larger than 16 MiB (the limit of one event)"},
+		{"/events", ErrBodyTooLarge, "reading stream: response body too large: more than 64 MiB"},
+	}
+	for _, tt := range tests {
+		c := &Client{BaseURL: srv.URL + tt.path, HTTPClient: &http.Client{Transport: &LiveTransport{}}}
+		_, err := c.Complete(guard(t), nil, nil)
+		if !errors.Is(err, tt.want) {
+			t.Fatalf("%s: err = %v, want %v", tt.path, err, tt.want)
+		}
+		if diff := cmp.Diff(tt.msg, err.Error()); diff != "" {
+			t.Errorf("%s: message (-want +got):\n%s", tt.path, diff)
+		}
+	}
+}
