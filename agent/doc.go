@@ -28,10 +28,28 @@
 // Data that is not a JSON object is an error too. On any error MergeStream
 // returns the turn merged so far together with the error.
 //
-// Chunks: every choices[] entry is merged, whatever its choice index, into
-// one turn; a chunk with empty choices may still carry usage (the last one
+// Chunks: a chunk with empty choices may still carry usage (the last one
 // wins, never a sum); the chunk-level id may change; unknown fields are
-// ignored. The first non-empty finish_reason is the turn's.
+// ignored (Mistral's "p" padding, Perplexity's accumulated "message", Azure's
+// filter results). The first non-empty finish_reason is the turn's.
+//
+// Choices: while the choice indexes never go down, every choices[] entry is
+// merged into one turn, whatever its index (z.ai GLM counts the parts of one
+// message in it: reasoning, text, each call, the finish on the last). A
+// stream whose choice index goes back down carries several answers (n > 1,
+// interleaved): the turn is the first choice's (choice 0 for OpenAI) and the
+// other answers are dropped. Several answers sent one after another, never
+// going down, cannot be told from one message in parts and are merged.
+//
+// Content and reasoning (reasoning.go): delta.content is a string or an
+// array of typed parts; text parts are the answer, thinking and reasoning
+// parts are reasoning, any other part adds nothing, and no part is an error.
+// delta.reasoning_content, delta.reasoning and delta.reasoning_details are
+// reasoning (the first of them with text in a delta; OpenRouter mirrors one
+// into another). Reasoning is kept in Turn.Reasoning, never in Turn.Text;
+// the part that came as reasoning_content is Turn.ReasoningContent.
+// delta.refusal is answer text. A call's extra_content (Gemini's
+// thought_signature) is kept as received in ToolCall.ExtraContent.
 //
 // # Tool-call identity (the accumulator)
 //
@@ -115,6 +133,14 @@
 // result; so the returned messages always pass CheckMessages. The loop ends
 // when a turn asks for no call, at MaxTurns (ErrTurnLimit), on an error, or
 // on cancellation. Events per turn: a warning for each shape the merger
-// worked around (Turn.Warnings), text (the model speaks before it acts), then
-// call and result for each call, then turn_end.
+// worked around (Turn.Warnings), reasoning (when the model sent any), text
+// (the model speaks before it acts), then call and result for each call,
+// then turn_end.
+//
+// What the next request echoes: an assistant message keeps each call's
+// ExtraContent (Gemini's thought_signature; Gemini answers 400 without it)
+// and its reasoning as Thinking blocks; on a turn that made tool calls the
+// chat-completions body sends the blocks that came as reasoning_content back
+// as reasoning_content (Message.ReasoningContent; DeepSeek's thinking mode
+// answers 400 without it). Other reasoning is never sent back in that body.
 package agent

@@ -69,14 +69,18 @@
 // cassette, renaming dropped call ids in the requests that follow. The
 // goldens in testdata/quirks are rewritten by go test ./harness -update.
 //
-// # Scripted gateway (gateway.go, gateway_stream.go, script.go)
+// # Scripted gateway (gateway.go, gateway_stream.go, gateway_echo.go, script.go)
 //
 // Gateway is the project's stand-in for an OpenAI-compatible gateway on
 // loopback: POST /v1/chat/completions with "stream": true, answered from a
 // Script picked by the request's "model"; reply N answers the request that
 // carries N-1 assistant messages, so the gateway keeps no state. It checks
 // the message invariants (agent.CheckMessages) on every request and answers
-// 400 to one that breaks them, as a real gateway does. ErrorScripts
+// 400 to one that breaks them, as a real gateway does. A reply may stream
+// reasoning as reasoning_content (DeepSeek's thinking mode) and sign a call
+// with extra_content.google.thought_signature (Gemini); every later request
+// must then echo them exactly on that assistant message, or the gateway
+// answers 400 with the provider's message (ErrEchoMissing). ErrorScripts
 // (http_429, http_500, http_503) answer with HTTP errors. The scripts of the
 // demo's conversations, and the sandbox repository they talk about, are in
 // package demo. The gateway is never presented as a live model.

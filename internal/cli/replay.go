@@ -27,11 +27,7 @@ var injections = map[string]string{
 func openReplay(env Env, f runFlags, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
 	name := f.cassette
 	if f.inject != "" {
-		variant, ok := injections[f.inject]
-		if !ok {
-			return nil, harness.Recording{}, nil, usageError{fmt.Sprintf("unknown -inject %q (want bad_args or unknown_tool)", f.inject)}
-		}
-		name = variant
+		name = injections[f.inject] // checked by checkInject
 	}
 	if name == "" {
 		name = demo.ScriptDemo
