@@ -1,0 +1,67 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// A Command is the agent conform runs once per case.
+type Command struct {
+	Path string
+	Args []string
+	// Dir is the folder it runs in ("" for conform's own).
+	Dir string
+	// Env is the environment it starts from (nil: conform's own); the case's
+	// variables are added to it.
+	Env []string
+}
+
+// procResult is how one run of the agent ended.
+type procResult struct {
+	stdout, stderr []byte
+	exitCode       int
+	startErr       error
+	timedOut       bool
+}
+
+// runAgent runs cmd with extra environment variables until it exits or
+// timeout passes; then it and every process it started are killed.
+func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Duration) procResult {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, cmd.Path, cmd.Args...)
+	c.Dir = cmd.Dir
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	c.Env = append(append([]string(nil), env...), extra...)
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	c.Stdin = nil
+	setProcessGroup(c)
+	// A grandchild that keeps the output pipes open must not hold conform:
+	// after the kill, Wait gives up on the pipes.
+	c.WaitDelay = time.Second
+	var res procResult
+	if err := c.Start(); err != nil {
+		res.startErr = err
+		return res
+	}
+	err := c.Wait()
+	res.stdout, res.stderr = stdout.Bytes(), stderr.Bytes()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		res.timedOut, res.exitCode = true, -1
+	case errors.As(err, &exit):
+		res.exitCode = exit.ExitCode()
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+		res.startErr = err
+	}
+	return res
+}
