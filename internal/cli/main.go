@@ -20,6 +20,8 @@ func Main(env Env, args []string) int {
 		return cmdTool(env, args[1:])
 	case "selftest":
 		return cmdSelftest(env, args[1:])
+	case "conform":
+		return cmdConform(env, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 		return 0
@@ -36,6 +38,7 @@ commands:
   merge     merge a raw chat-completions SSE stream into one turn (JSON)
   tool      run one tool through the same entry the agent loop uses
   selftest  run the lesson's seven checks
+  conform   run the quirk catalog against any agent: agentvcr conform -- COMMAND
 
 Run 'agentvcr <command> -h' for a command's flags.
 `
