@@ -29,6 +29,7 @@ const (
 	agentSilent     = "silent"     // exits 0 without calling the server
 	agentHang       = "hang"       // sleeps without calling the server
 	agentWriter     = "writer"     // offers only write_file
+	agentDated      = "dated"      // a good agent whose system prompt carries the time
 )
 
 const agentModeEnv = "CONFORM_TEST_AGENT"
@@ -73,7 +74,11 @@ func testAgent(mode string) int {
 	}
 	client := &http.Client{Timeout: 2 * time.Second}
 	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
-	msgs := []agent.Message{{Role: "system", Content: "You are a test agent."}, {Role: "user", Content: "look around"}}
+	system := "You are a test agent."
+	if mode == agentDated {
+		system += " Now: " + time.Now().Format(time.RFC3339Nano)
+	}
+	msgs := []agent.Message{{Role: "system", Content: system}, {Role: "user", Content: "look around"}}
 	for range 4 {
 		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": true})
 		resp, err := client.Post(url, "application/json", bytes.NewReader(body))

@@ -47,9 +47,12 @@ func CatalogFiles(tools []Tool) (map[string][]byte, error) {
 		if c.Tier != TierQuirk {
 			continue
 		}
-		ans, err := c.answer(conv, 0, 1)
+		ans, changed, err := c.answer(conv, 0, 1)
 		if err != nil {
 			return nil, err
+		}
+		if c.Transform != nil && !changed {
+			continue
 		}
 		turn, mergeErr := agent.MergeStream(bytes.NewReader(ans.Body))
 		m := Merged{}

@@ -64,32 +64,30 @@ type Answer struct {
 	Error  string // the error message with Status
 }
 
-// errNotApplicable marks a case whose transform cannot break this
-// conversation's tool turn (reported SKIPPED).
-var errNotApplicable = harness.ErrQuirkNotApplicable
-
 // answer is the case's answer to a request asking for turn, the attempt-th
-// request of the case (from 1).
-func (c Case) answer(conv *conversation, turn, attempt int) (Answer, error) {
+// request of the case (from 1). changed reports whether the transform
+// changed the turn's body; a transform that does not apply to a turn
+// serves it unchanged.
+func (c Case) answer(conv *conversation, turn, attempt int) (ans Answer, changed bool, err error) {
 	if turn >= len(conv.turns) {
 		if !conv.clamp {
-			return Answer{Status: 404, Error: fmt.Sprintf("conform: the recorded conversation has %d turns; this request carries %d assistant messages", len(conv.turns), turn)}, nil
+			return Answer{Status: 404, Error: fmt.Sprintf("conform: the recorded conversation has %d turns; this request carries %d assistant messages", len(conv.turns), turn)}, false, nil
 		}
 		turn = len(conv.turns) - 1
 	}
 	body := conv.turns[turn]
 	if c.Fault != "" && attempt == 1 {
-		return Answer{Body: body, Fault: c.Fault}, nil
+		return Answer{Body: body, Fault: c.Fault}, true, nil
 	}
 	if c.Transform == nil || (c.ToolTurnOnly && turn != 0) {
-		return Answer{Body: body}, nil
+		return Answer{Body: body}, false, nil
 	}
 	out, err := c.Transform(body, int64(turn+1))
 	switch {
-	case errors.Is(err, errNotApplicable) && turn != 0:
-		return Answer{Body: body}, nil // nothing this quirk breaks in this turn
+	case errors.Is(err, harness.ErrQuirkNotApplicable):
+		return Answer{Body: body}, false, nil
 	case err != nil:
-		return Answer{}, fmt.Errorf("case %s, turn %d: %w", c.ID, turn+1, err)
+		return Answer{}, false, fmt.Errorf("case %s, turn %d: %w", c.ID, turn+1, err)
 	}
-	return Answer{Body: out}, nil
+	return Answer{Body: out}, !bytes.Equal(out, body), nil
 }

@@ -3,7 +3,6 @@ package conform
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,18 +28,25 @@ type Options struct {
 	Timeout time.Duration
 	// Format is the wire format (default ChatCompletions).
 	Format Format
+	// Recording, when set, is recorded mode: the cases (RecordedCases)
+	// replay it instead of the probe's turn.
+	Recording *Recording
 	// Progress, when not nil, gets one line per finished case.
 	Progress io.Writer
 }
 
 // Run runs the agent once per case against one loopback server, each case
-// on its own scenario URL, and judges what it sent. The clean case runs
-// first and alone: when the probe cannot pick tools from the agent's first
-// request, Run returns that error (ErrNoReadOnlyTool, ErrUnknownCall) and
-// runs nothing else.
+// on its own scenario URL, and judges what it sent. The first case (clean,
+// or replay in recorded mode) runs first and alone: when the probe cannot
+// pick tools from the agent's first request, Run returns that error
+// (ErrNoReadOnlyTool, ErrUnknownCall) and runs nothing else; in recorded
+// mode the replay's requests are what the other cases must send.
 func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Cases == nil {
 		opt.Cases = Cases()
+		if opt.Recording != nil {
+			opt.Cases = RecordedCases()
+		}
 	}
 	if opt.Parallel < 1 {
 		opt.Parallel = 4
@@ -53,8 +59,13 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
-		states[c.ID] = &caseState{c: c, format: opt.Format, calls: opt.Calls}
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls}
+		if opt.Recording != nil {
+			st.conv = recordedConversation(opt.Recording)
+		}
+		states[c.ID] = st
 	}
+	var reference *caseState // recorded mode: the replay, once it ran
 	srv := &harness.Server{Route: func(name string) (*harness.Route, error) {
 		st, ok := states[name]
 		if !ok {
@@ -71,20 +82,23 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	results := make([]Result, len(opt.Cases))
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
-		results[i] = st.run(ctx, opt, harness.ScenarioURL(base, st.c.ID))
+		results[i] = st.run(ctx, opt, harness.ScenarioURL(base, st.c.ID), reference)
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "conform: %-20s %s\n", st.c.ID, results[i].Status)
 		}
 	}
 	rest := make([]int, 0, len(opt.Cases))
 	for i, c := range opt.Cases {
-		if c.ID != "clean" {
+		if i > 0 || (c.ID != "clean" && c.ID != "replay") {
 			rest = append(rest, i)
 			continue
 		}
 		runOne(i)
 		if err := states[c.ID].probeError(); err != nil {
 			return nil, err
+		}
+		if opt.Recording != nil {
+			reference = states[c.ID]
 		}
 	}
 	sem := make(chan struct{}, opt.Parallel)
@@ -119,7 +133,7 @@ type caseState struct {
 	probeErr      error // the probe cannot build its turn from the agent's tools
 	reqs          []received
 	bodies        [][]byte
-	notApplicable error
+	changed       bool // the transform changed a reply (else SKIPPED)
 }
 
 func (st *caseState) probeError() error {
@@ -138,17 +152,14 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
 	}
-	if st.conv == nil && st.probeErr == nil {
+	if st.conv == nil && st.probeErr == nil { // probe mode: built from the first request
 		st.conv, st.probeErr = probeConversation(req, st.calls)
 	}
 	if st.probeErr != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
 	}
-	ans, err := st.c.answer(st.conv, req.assistants(), len(st.reqs))
-	if errors.Is(err, errNotApplicable) {
-		st.notApplicable = err
-		ans, err = Answer{Body: st.conv.turns[min(req.assistants(), len(st.conv.turns)-1)]}, nil
-	}
+	ans, changed, err := st.c.answer(st.conv, req.assistants(), len(st.reqs))
+	st.changed = st.changed || changed
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "conform: "+err.Error()), nil
 	}
@@ -186,8 +197,9 @@ func errorReply(status int, message string) harness.ServeReply {
 	return harness.ServeReply{Status: status, Header: h, Body: body}
 }
 
-// run runs the agent on the case's URL and judges it.
-func (st *caseState) run(ctx context.Context, opt Options, url string) Result {
+// run runs the agent on the case's URL and judges it; reference is the
+// replay case in recorded mode (nil for the replay itself).
+func (st *caseState) run(ctx context.Context, opt Options, url string, reference *caseState) Result {
 	st.mu.Lock()
 	st.start = time.Now()
 	st.mu.Unlock()
@@ -200,8 +212,12 @@ func (st *caseState) run(ctx context.Context, opt Options, url string) Result {
 	switch {
 	case st.probeErr != nil:
 		v = fail("%v", st.probeErr)
-	case st.notApplicable != nil:
-		v = verdict{status: Skipped, details: "the transform does not apply to the probe's turn: " + st.notApplicable.Error()}
+	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0:
+		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
+	case opt.Recording != nil && reference == nil:
+		v = checkRecorded(opt.Recording.Requests, "the recording", opt.Recording.Ignore, o)
+	case opt.Recording != nil:
+		v = checkRecorded(reference.bodies, "the replay", opt.Recording.Ignore, o)
 	default:
 		var want []Call
 		if st.conv != nil {

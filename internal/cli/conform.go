@@ -26,6 +26,12 @@ turn calling two of them in parallel (by default only tools whose names say
 they read: read, view, cat, list, ls, glob, find, grep, search; -call names
 others), then with a short conclusion.
 
+Recorded mode (-cassette FILE, recorded from the agent with agentvcr record):
+the cassette's replies are served by turn, first as recorded (the agent must
+send the requests it sent when recorded), then under every benign quirk
+(its requests must equal that first run's; tool-call ids are compared by
+position; -ignore leaves out fields the agent varies).
+
 Exit status: 0 when every case passes or fails as the baseline says; 1 on a
 failure the baseline does not list, or a baseline entry that now passes;
 2 on a usage error.
@@ -35,7 +41,8 @@ flags:
 
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
-	calls, cases                  listFlag
+	calls, cases, ignore          listFlag
+	cassette                      string
 	parallel                      int
 	timeout                       time.Duration
 	jsonOut, junitOut, out, basel string
@@ -59,6 +66,8 @@ func cmdConform(env Env, args []string) int {
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
 	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/")
+	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
+	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -67,6 +76,9 @@ func cmdConform(env Env, args []string) int {
 		return 2
 	}
 	all := conform.Cases()
+	if f.cassette != "" {
+		all = conform.RecordedCases()
+	}
 	if f.list {
 		for _, c := range all {
 			fmt.Fprintf(env.Stdout, "%-18s %-7s %s\n", c.ID, c.Tier, c.Doc)
@@ -102,6 +114,16 @@ func cmdConform(env Env, args []string) int {
 		}
 		calls = append(calls, spec)
 	}
+	var rec *conform.Recording
+	switch {
+	case f.cassette != "":
+		if rec, err = conform.ReadRecording(env.path(f.cassette)); err != nil {
+			return usage("%v", err)
+		}
+		rec.Ignore = f.ignore
+	case len(f.ignore) > 0:
+		return usage("-ignore compares requests with a recording: give it with -cassette FILE")
+	}
 	baseline := conform.Baseline{}
 	if f.basel != "" {
 		if baseline, err = conform.ReadBaseline(env.path(f.basel), all); err != nil {
@@ -111,7 +133,7 @@ func cmdConform(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir}
-	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout})
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2
