@@ -127,13 +127,13 @@ type caseState struct {
 	format Format
 	calls  []CallSpec
 
-	mu            sync.Mutex
-	start         time.Time
-	conv          *conversation
-	probeErr      error // the probe cannot build its turn from the agent's tools
-	reqs          []received
-	bodies        [][]byte
-	changed       bool // the transform changed a reply (else SKIPPED)
+	mu       sync.Mutex
+	start    time.Time
+	conv     *conversation
+	probeErr error // the probe cannot build its turn from the agent's tools
+	reqs     []received
+	bodies   [][]byte
+	changed  bool // the transform changed a reply (else SKIPPED)
 }
 
 func (st *caseState) probeError() error {
