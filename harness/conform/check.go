@@ -131,9 +131,9 @@ func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
 	}
 	if !seen {
 		if o.timedOut {
-			return fail("the agent never sent the tool results and was still running after -timeout %s: killed (%d requests)", o.timeout, len(o.requests)), false
+			return fail("the agent never sent the tool results and was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request")), false
 		}
-		return fail("the agent never sent the tool results: %d requests, exit %d%s", len(o.requests), o.exitCode, lastLine(o.stderr)), false
+		return fail("the agent never sent the tool results: %s, exit %d%s", count(len(o.requests), "request"), o.exitCode, lastLine(o.stderr)), false
 	}
 	return verdict{}, true
 }
@@ -255,11 +255,11 @@ func checkBroken(o outcome) verdict {
 	}
 	switch {
 	case o.timedOut:
-		return fail("the agent was still running after -timeout %s: killed (%d requests)", o.timeout, len(o.requests))
+		return fail("the agent was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request"))
 	case o.exitCode == 0:
-		return fail("the agent exited 0 after a broken stream, as if the turn were complete (%d requests)", len(o.requests))
+		return fail("the agent exited 0 after a broken stream, as if the turn were complete (%s)", count(len(o.requests), "request"))
 	}
-	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d after %d attempts%s", o.exitCode, len(o.requests), lastLine(o.stderr))}
+	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d after %s%s", o.exitCode, count(len(o.requests), "attempt"), lastLine(o.stderr))}
 }
 
 // sentOn names the first assistant or tool message of msgs beyond those of
@@ -320,9 +320,9 @@ func checkFault(c Case, want []Call, o outcome) verdict {
 	case o.timedOut && c.Fault == FaultStall:
 		return fail("the agent did not give up on a stalled stream within -timeout %s: killed", o.timeout)
 	case o.timedOut:
-		return fail("the agent was still running after -timeout %s: killed (%d requests)", o.timeout, len(o.requests))
+		return fail("the agent was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request"))
 	case o.exitCode == 0 && !followUp:
-		return fail("the agent exited 0 after the %s fault without finishing the conversation (%d requests)", c.Fault, len(o.requests))
+		return fail("the agent exited 0 after the %s fault without finishing the conversation (%s)", c.Fault, count(len(o.requests), "request"))
 	case o.exitCode != 0 && followUp:
 		return fail("the agent sent the tool results but exited with code %d%s", o.exitCode, lastLine(o.stderr))
 	case c.Fault == Fault429 && retried && o.requests[1].at-o.requests[0].at < retryAfter:
@@ -330,10 +330,18 @@ func checkFault(c Case, want []Call, o outcome) verdict {
 	case c.Fault == Fault429 && !retried:
 		return verdict{status: Warning, details: fmt.Sprintf("gave up on a 429 with Retry-After: %d (exit %d) instead of waiting and retrying%s", int(retryAfter/time.Second), o.exitCode, lastLine(o.stderr))}
 	case followUp:
-		return verdict{status: Success, details: fmt.Sprintf("retried and finished (%d requests)", len(o.requests))}
+		return verdict{status: Success, details: fmt.Sprintf("retried and finished (%s)", count(len(o.requests), "request"))}
 	}
 	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d%s", o.exitCode, lastLine(o.stderr))}
 }
 
 // retryAfter is the Retry-After of fault_429.
 const retryAfter = time.Second
+
+// count is "1 request", "2 requests".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/internal/cli"
+)
+
+// asAgentvcr makes the test binary run agentvcr itself when set: conform
+// needs a command to run, and this one is the binary under test.
+const asAgentvcr = "AGENTVCR_TEST_RUN_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asAgentvcr) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// ownAgent returns the command line of agentvcr's own agent, live, on a
+// fresh sandbox, and sets the variable that makes the test binary agentvcr.
+func ownAgent(t *testing.T, extra ...string) []string {
+	t.Helper()
+	ws := t.TempDir()
+	if err := harness.WriteSandbox(ws); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(asAgentvcr, "1")
+	return append([]string{"--", exe, "run", "-model", "conform", "-C", ws}, extra...)
+}
+
+// conform runs agentvcr conform in the test process.
+func conform(args ...string) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	env := cli.ProcessEnv()
+	env.Stdout, env.Stderr = &out, &errs
+	code = cli.Main(env, append([]string{"conform"}, args...))
+	return code, out.String(), errs.String()
+}
+
+// The baseline's two ways to fail a run: a failure it does not list, and an
+// entry whose case passes. The reports are written either way.
+func TestConformExitStatusAndReports(t *testing.T) {
+	dir := t.TempDir()
+	baseline := filepath.Join(dir, "baseline")
+	os.WriteFile(baseline, []byte("truncated # cut streams were once taken for finished turns\n"), 0o644)
+	code, stdout, stderr := conform(append([]string{"-case", "clean,truncated", "-baseline", baseline,
+		"-json", filepath.Join(dir, "report.json"), "-junit", filepath.Join(dir, "report.xml"), "-out", filepath.Join(dir, "out")},
+		ownAgent(t)...)...)
+	wantErr := "agentvcr conform: the baseline lists cases that now pass: truncated (remove them from " + baseline + ")\n"
+	if code != 1 || stderr != wantErr || !strings.Contains(stdout, "2 cases: 2 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
+		t.Errorf("stale baseline: exit %d\nstderr %q\nwant   %q\n%s", code, stderr, wantErr, stdout)
+	}
+	var checks []struct{ ID, Status string }
+	data, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err := json.Unmarshal(data, &checks); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]struct{ ID, Status string }{{"clean", "SUCCESS"}, {"truncated", "SUCCESS"}}, checks); diff != "" {
+		t.Errorf("report.json (-want +got):\n%s", diff)
+	}
+	if xml, _ := os.ReadFile(filepath.Join(dir, "report.xml")); !bytes.Contains(xml, []byte(`<testsuites name="agentvcr conform" tests="2" failures="0" skipped="0">`)) {
+		t.Errorf("report.xml:\n%s", xml)
+	}
+	// -out keeps each case's output and requests: clean sent two, the
+	// second carrying the probe's two calls and their results.
+	second, err := os.ReadFile(filepath.Join(dir, "out", "clean", "request-2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(second, []byte(`"role":"tool"`)); n != 2 {
+		t.Errorf("clean/request-2.json has %d tool messages, want 2:\n%s", n, second)
+	}
+	stderrOut, _ := os.ReadFile(filepath.Join(dir, "out", "truncated", "stderr"))
+	if want := "agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE]\n"; string(stderrOut) != want {
+		t.Errorf("truncated/stderr = %q, want %q", stderrOut, want)
+	}
+
+	// An agent that stops after one request never answers the calls.
+	code, stdout, stderr = conform(append([]string{"-case", "clean"}, ownAgent(t, "-max-turns", "1")...)...)
+	wantErr = "agentvcr conform: failed, and not in the baseline: clean (fix the agent, or list them in a -baseline file)\n"
+	if code != 1 || stderr != wantErr || !strings.Contains(stdout, "the agent never sent the tool results: 1 request, exit 1 (stderr: agentvcr run: agent: turn limit of 1 reached without a final answer") {
+		t.Errorf("unexpected failure: exit %d\nstderr %q\nwant   %q\n%s", code, stderr, wantErr, stdout)
+	}
+}
+
+// Recorded mode on agentvcr's own cassettes: the agent sends what it sent
+// when they were recorded, and the same under every benign quirk.
+func TestConformOwnAgentRecorded(t *testing.T) {
+	for _, name := range []string{"parallel", "demo"} {
+		args := ownAgent(t)
+		args[4] = name // -model
+		code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join("..", "..", "cassettes", name+".yaml"), "-p", "8"}, args...)...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
+		}
+		want := map[string]string{"parallel": "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+			"demo": "15 cases: 13 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+		if !strings.Contains(stdout, want) {
+			t.Errorf("%s: want %q in\n%s", name, want, stdout)
+		}
+	}
+}
