@@ -30,6 +30,7 @@ const (
 	agentHang       = "hang"       // sleeps without calling the server
 	agentWriter     = "writer"     // offers only write_file
 	agentDated      = "dated"      // a good agent whose system prompt carries the time
+	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
 )
 
 const agentModeEnv = "CONFORM_TEST_AGENT"
@@ -80,7 +81,7 @@ func testAgent(mode string) int {
 	}
 	msgs := []agent.Message{{Role: "system", Content: system}, {Role: "user", Content: "look around"}}
 	for range 4 {
-		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": true})
+		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": mode != agentNoStream})
 		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
 		if err == nil && resp.StatusCode == http.StatusTooManyRequests && mode == agentGood {
 			resp.Body.Close()

@@ -62,8 +62,11 @@ func checkStart(o outcome) (verdict, bool) {
 		return fail("the agent exited with code %d without sending a request to the case's URL%s", o.exitCode, lastLine(o.stderr)), false
 	}
 	for i, r := range o.requests {
-		if r.err != nil {
+		switch {
+		case r.err != nil:
 			return fail("request %d: %v", i+1, r.err), false
+		case !r.req.Streams:
+			return fail("request %d does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on", i+1), false
 		}
 	}
 	return verdict{}, true

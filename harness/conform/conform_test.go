@@ -81,6 +81,8 @@ func TestBadCommands(t *testing.T) {
 			"the agent exited with code 3 without sending a request to the case's URL (stderr: test agent: giving up at once)"},
 		{"an agent that exits 0 without calling the server", testAgentCommand(t, agentSilent),
 			"the agent exited with code 0 without sending a request to the case's URL"},
+		{"an agent that does not ask for a stream", testAgentCommand(t, agentNoStream),
+			"request 1 does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on"},
 		{"an agent that hangs", testAgentCommand(t, agentHang),
 			"the agent sent no request and was still running after -timeout 500ms: killed"},
 	}

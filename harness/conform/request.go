@@ -16,7 +16,9 @@ var ErrNotARequest = errors.New("not a request conform can read")
 // checks work on this shape only, so another wire format plugs in with a
 // reader of its own.
 type Request struct {
-	Model    string
+	Model string
+	// Streams is set when the request asks for a streamed reply.
+	Streams  bool
 	Tools    []Tool
 	Messages []Message
 	// Body is the request's body as sent.
@@ -74,6 +76,7 @@ var ChatCompletions = Format{Name: "chat", Path: "/chat/completions", Read: read
 // chatWire is the part of a chat-completions request conform reads.
 type chatWire struct {
 	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
 	Messages []struct {
 		Role       string          `json:"role"`
 		Content    json.RawMessage `json:"content"`
@@ -102,7 +105,7 @@ func readChat(body []byte) (Request, error) {
 	if w.Messages == nil {
 		return Request{}, fmt.Errorf("%w: no \"messages\" array", ErrNotARequest)
 	}
-	r := Request{Model: w.Model, Body: body}
+	r := Request{Model: w.Model, Streams: w.Stream, Body: body}
 	for _, t := range w.Tools {
 		r.Tools = append(r.Tools, Tool{Name: t.Function.Name, Schema: t.Function.Parameters})
 	}
