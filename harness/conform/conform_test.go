@@ -134,3 +134,18 @@ func TestCaseIDsAreUnique(t *testing.T) {
 		ids = append(ids, c.ID)
 	}
 }
+
+// An interrupted run stops its agents and starts no more cases.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	deadline, stop := context.WithTimeout(context.Background(), 20*time.Second)
+	defer stop()
+	_, err := Run(ctx, Options{Command: testAgentCommand(t, agentHang), Timeout: time.Hour, Parallel: 2})
+	if err == nil || err.Error() != "interrupted: context canceled" {
+		t.Errorf("err = %v, want interrupted: context canceled", err)
+	}
+	if deadline.Err() != nil {
+		t.Error("the interrupted run did not return in time")
+	}
+}

@@ -104,6 +104,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	sem := make(chan struct{}, opt.Parallel)
 	var wg sync.WaitGroup
 	for _, i := range rest {
+		if ctx.Err() != nil {
+			break // interrupted: start no more cases
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -112,6 +115,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", err)
+	}
 	for _, c := range opt.Cases {
 		if err := states[c.ID].probeError(); err != nil {
 			return nil, err
