@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -29,7 +30,7 @@ func TestRequestBodyIsDeterministic(t *testing.T) {
 		`{"role":"tool","content":"x","tool_call_id":"c1"}],` +
 		`"tools":[{"type":"function","function":{"name":"echo","description":"Echo the text.","parameters":{"type":"object","properties":{"text":{"type":"string"}}}}}],"stream":true}`
 	for i := 0; i < 3; i++ {
-		got, err := RequestBody("m", msgs, testDefs)
+		got, err := requestBody("m", msgs, testDefs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +38,7 @@ func TestRequestBodyIsDeterministic(t *testing.T) {
 			t.Fatalf("body (-want +got):\n%s", diff)
 		}
 	}
-	got, _ := RequestBody("m", nil, nil)
+	got, _ := requestBody("m", nil, nil)
 	if diff := cmp.Diff(`{"model":"m","messages":[],"stream":true}`, string(got)); diff != "" {
 		t.Errorf("empty body (-want +got):\n%s", diff)
 	}
@@ -68,7 +69,7 @@ func TestClientRequest(t *testing.T) {
 				t.Errorf("turn (-want +got):\n%s", diff)
 			}
 			got := g.requests()[0]
-			body, _ := RequestBody("m", msgs, testDefs)
+			body, _ := requestBody("m", msgs, testDefs)
 			want := []string{tt.wantPath, tt.wantAuth, "application/json", "text/event-stream", string(body)}
 			have := []string{got.Path, got.Header.Get("Authorization"), got.Header.Get("Content-Type"), got.Header.Get("Accept"), got.Body}
 			if diff := cmp.Diff(want, have); diff != "" {
@@ -150,4 +151,37 @@ func TestClientUsesInjectedTransport(t *testing.T) {
 	if diff := cmp.Diff([]ToolCall{call("c9", "echo", `{"text":"hi"}`)}, turn.ToolCalls); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
+}
+
+func TestAPIByName(t *testing.T) {
+	tests := []struct {
+		reason  string
+		name    string
+		want    *API
+		wantErr string
+	}{
+		{"chat completions by its name", "chat", ChatCompletions, ""},
+		{"unknown name lists the known ones", "gemini", nil, `unknown api "gemini" (want ` + apiNames() + `)`},
+	}
+	for _, tt := range tests {
+		got, err := APIByName(tt.name)
+		if got != tt.want || fmt.Sprint(err) != fmt.Sprint(errOrNil(tt.wantErr)) {
+			t.Errorf("%s: APIByName(%q) = %v, %v; want %v, %s", tt.reason, tt.name, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func apiNames() string {
+	var names []string
+	for _, a := range APIs() {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func errOrNil(s string) error {
+	if s == "" {
+		return nil
+	}
+	return errors.New(s)
 }

@@ -54,7 +54,7 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 		if err := ctx.Err(); err != nil {
 			return msgs, cancelled(err)
 		}
-		if err := CheckMessages(msgs); err != nil {
+		if err := l.Client.Format().Check(msgs); err != nil {
 			return msgs, fmt.Errorf("agent: before request %d: %w", turn, err)
 		}
 		t, err := l.Client.Complete(ctx, msgs, defs)
@@ -64,11 +64,14 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 			}
 			return msgs, fmt.Errorf("agent: request %d: %w", turn, err)
 		}
-		reply := Message{Role: RoleAssistant, Content: t.Text}
+		reply := Message{Role: RoleAssistant, Content: t.Text, Thinking: t.Thinking}
 		if len(t.ToolCalls) > 0 {
 			reply.ToolCalls = t.ToolCalls
 		}
 		msgs = append(msgs, reply)
+		for _, w := range t.Warnings {
+			l.emit(Event{Kind: KindWarning, Turn: turn, Text: w})
+		}
 		if t.Text != "" {
 			l.emit(Event{Kind: KindText, Turn: turn, Text: t.Text})
 		}

@@ -25,6 +25,8 @@ type Turn struct {
 	ToolTurn     bool       // FinishReason == "tool_calls" or at least one call merged
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
+	Thinking     []Thinking // reasoning blocks to echo, in stream order (Messages)
+	Warnings     []string   // shapes the merger noticed and worked around; nil when none
 }
 
 // merger folds chunks into a Turn.
@@ -93,8 +95,8 @@ func (m *merger) add(data []byte) error {
 	if err := chunkError(c, data); err != nil {
 		return err
 	}
-	if c.Usage != nil {
-		m.usage = c.Usage
+	if c.Usage.Value != nil {
+		m.usage = c.Usage.Value
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]

@@ -23,6 +23,9 @@ type Message struct {
 	Content    string     `json:"content"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// Thinking is the assistant's reasoning blocks, echoed by formats that
+	// need them (Anthropic Messages); never part of the chat-completions body.
+	Thinking []Thinking `json:"-"`
 }
 
 // ToolCall is a tool call as the assistant message carries it. Type is "function".

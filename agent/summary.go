@@ -6,12 +6,14 @@ import (
 )
 
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
-// prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
+// prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}],"warnings":[..]}
+// ("warnings" only when the merger reported any).
 type Summary struct {
 	Text         string        `json:"text"`
 	FinishReason string        `json:"finish_reason"`
 	ToolTurn     bool          `json:"tool_turn"`
-	ToolCalls    []SummaryCall `json:"tool_calls"` // [] when none
+	ToolCalls    []SummaryCall `json:"tool_calls"`         // [] when none
+	Warnings     []string      `json:"warnings,omitempty"` // left out when none
 }
 
 // SummaryCall is one call in a Summary.
@@ -23,7 +25,7 @@ type SummaryCall struct {
 
 // Summary returns the turn's merge view.
 func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}}
+	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
 		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}

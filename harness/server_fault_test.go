@@ -54,13 +54,13 @@ func faultServer(t *testing.T, fault string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router := &CassetteRouter{Cassettes: servedCassettes(t, ScriptParallel), Match: MatchTurn, Fault: f}
+	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel"), Match: MatchTurn, Fault: f}
 	return serveOn(t, &Server{Route: router.Route})
 }
 
 func TestServeFaultStatuses(t *testing.T) {
-	clean := string(bytes.Join(recordedEvents(t, ScriptParallel, 1), nil))
-	clean2 := string(bytes.Join(recordedEvents(t, ScriptParallel, 2), nil))
+	clean := string(bytes.Join(recordedEvents(t, "parallel", 1), nil))
+	clean2 := string(bytes.Join(recordedEvents(t, "parallel", 2), nil))
 	type answer struct {
 		Status     int
 		RetryAfter string
@@ -103,7 +103,7 @@ func TestServeFaultStatuses(t *testing.T) {
 }
 
 func TestServeFaultResetClosesMidStream(t *testing.T) {
-	events := recordedEvents(t, ScriptParallel, 1)
+	events := recordedEvents(t, "parallel", 1)
 	resp := postChat(context.Background(), t, faultServer(t, "reset:4"), turn1Body)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -116,7 +116,7 @@ func TestServeFaultResetClosesMidStream(t *testing.T) {
 }
 
 func TestServeFaultErrorEventInside200(t *testing.T) {
-	events := recordedEvents(t, ScriptParallel, 1)
+	events := recordedEvents(t, "parallel", 1)
 	base := faultServer(t, "error-event")
 	resp := postChat(context.Background(), t, base, turn1Body)
 	body, err := io.ReadAll(resp.Body)
@@ -129,7 +129,7 @@ func TestServeFaultErrorEventInside200(t *testing.T) {
 		t.Errorf("stream (-want +got):\n%s", diff)
 	}
 	// Our client reads it as the gateway's error, not as a finished turn.
-	c := &agent.Client{BaseURL: base, Model: ScriptParallel}
+	c := &agent.Client{BaseURL: base, Model: "parallel"}
 	_, err = c.Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "any"}}, nil)
 	var streamErr *agent.StreamError
 	if !errors.As(err, &streamErr) {
@@ -138,7 +138,7 @@ func TestServeFaultErrorEventInside200(t *testing.T) {
 }
 
 func TestServeFaultStallKeepsSilentUntilTheClientGoes(t *testing.T) {
-	events := recordedEvents(t, ScriptParallel, 1)
+	events := recordedEvents(t, "parallel", 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	resp := postChat(ctx, t, faultServer(t, "stall:2"), turn1Body)
@@ -168,7 +168,7 @@ func TestServeFaultStallKeepsSilentUntilTheClientGoes(t *testing.T) {
 }
 
 func TestServeStreamsWhatWasRecorded(t *testing.T) {
-	clean := string(bytes.Join(recordedEvents(t, ScriptParallel, 1), nil))
+	clean := string(bytes.Join(recordedEvents(t, "parallel", 1), nil))
 	for _, tt := range []struct {
 		reason string
 		route  *CassetteRouter
@@ -179,7 +179,7 @@ func TestServeStreamsWhatWasRecorded(t *testing.T) {
 	} {
 		t.Run(tt.reason, func(t *testing.T) {
 			router := tt.route
-			router.Cassettes, router.Match = servedCassettes(t, ScriptParallel), MatchTurn
+			router.Cassettes, router.Match = servedCassettes(t, "parallel"), MatchTurn
 			resp := postChat(context.Background(), t, serveOn(t, &Server{Route: router.Route}), turn1Body)
 			body, err := io.ReadAll(resp.Body)
 			resp.Body.Close()

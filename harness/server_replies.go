@@ -77,7 +77,7 @@ func NewReplies(name string, match MatchMode, cassettes ...ServedCassette) (*Rep
 	for _, sc := range cassettes {
 		c := cassette.New("")
 		if err := yaml.Unmarshal(sc.Data, c); err != nil {
-			return nil, fmt.Errorf("cassette %s: not a go-vcr cassette: %w", sc.Name, err)
+			return nil, fmt.Errorf("cassette %s is not a go-vcr cassette (%w): pass another file or record it again", sc.Name, err)
 		}
 		if len(c.Interactions) == 0 {
 			return nil, fmt.Errorf("cassette %s: %w", sc.Name, ErrEmptyRecording)

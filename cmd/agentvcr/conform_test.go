@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/internal/cli"
 )
 
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 func ownAgent(t *testing.T, extra ...string) []string {
 	t.Helper()
 	ws := t.TempDir()
-	if err := harness.WriteSandbox(ws); err != nil {
+	if err := demo.WriteSandbox(ws); err != nil {
 		t.Fatal(err)
 	}
 	exe, err := os.Executable()

@@ -29,7 +29,7 @@ type argPiece struct {
 // stream breaks inside its second call (inside its only call when it has
 // one): every call before it whole, then its head and first piece of
 // arguments.
-func cutPoint(events []harness.Event) (int, error) {
+func cutPoint(events []harness.SSEEvent) (int, error) {
 	pieces := make([]argPiece, len(events))
 	last := -1
 	for i, ev := range events {
@@ -102,6 +102,6 @@ func midstreamError(body []byte, _ int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append(events[:n:n], harness.Event{Data: string(data), HasData: true})
+	out := append(events[:n:n], harness.SSEEvent{Data: string(data), HasData: true})
 	return harness.FormatSSE(out, "\n"), nil
 }

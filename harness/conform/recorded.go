@@ -15,7 +15,7 @@ import (
 var ErrBadCassette = errors.New("cannot replay the cassette")
 
 // A Recording is recorded mode's input: a cassette recorded from the agent
-// itself (agentvcr record), replayed by turn.
+// itself, replayed by turn.
 type Recording struct {
 	// Requests and Replies are the recorded bodies, interaction by
 	// interaction; reply N answers the request carrying N assistant
@@ -32,7 +32,7 @@ type Recording struct {
 func ReadRecording(path string) (*Recording, error) {
 	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w: record one with agentvcr record -upstream URL -o %s", ErrBadCassette, path, err, path)
+		return nil, fmt.Errorf("%w %s: %w: give -cassette a go-vcr cassette recorded from the agent", ErrBadCassette, path, err)
 	}
 	if len(c.Interactions) == 0 {
 		return nil, fmt.Errorf("%w %s: it holds no interaction: record the agent again", ErrBadCassette, path)

@@ -15,6 +15,10 @@ import (
 // DummyKey is the OPENAI_API_KEY every case gets.
 const DummyKey = "sk-agentvcr-conform-dummy"
 
+// CaseVariable names the environment variable that tells the agent which
+// case it runs.
+const CaseVariable = "AGENTVCR_CASE"
+
 // Options configure a conformance run.
 type Options struct {
 	Command Command
@@ -209,7 +213,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.mu.Lock()
 	st.start = time.Now()
 	st.mu.Unlock()
-	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey, "AGENTVCR_CASE=" + st.c.ID}
+	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey, CaseVariable + "=" + st.c.ID}
 	p := runAgent(ctx, opt.Command, extra, opt.Timeout)
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,15 +45,14 @@ func TestConformBadInput(t *testing.T) {
 		{"-ignore without a cassette", append([]string{"conform", "-ignore", "messages.0.content"}, agent...),
 			"agentvcr conform: -ignore compares requests with a recording: give it with -cassette FILE\n"},
 		{"a cassette that does not exist", append([]string{"conform", "-cassette", filepath.Join(dir, "none.yaml")}, agent...),
-			"agentvcr conform: cannot replay the cassette " + filepath.Join(dir, "none.yaml") + ": open " + filepath.Join(dir, "none.yaml") + ": no such file or directory: record one with agentvcr record -upstream URL -o " + filepath.Join(dir, "none.yaml") + "\n"},
+			"agentvcr conform: cannot replay the cassette " + filepath.Join(dir, "none.yaml") + ": open " + filepath.Join(dir, "none.yaml") + ": no such file or directory: give -cassette a go-vcr cassette recorded from the agent\n"},
 		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),
 			"agentvcr conform: -timeout 0s: give a positive duration such as 30s\n"},
 	}
 	for _, tt := range tests {
-		var stdout, stderr bytes.Buffer
-		code := run(tt.args, nil, &stdout, &stderr)
-		if code != 2 || stderr.String() != tt.want || stdout.Len() > 0 {
-			t.Errorf("%s: exit %d\nstderr %q\nwant   %q\nstdout %q", tt.reason, code, stderr.String(), tt.want, stdout.String())
+		code, stdout, stderr := Capture(Env{Dir: dir}, tt.args...)
+		if code != 2 || stderr != tt.want || stdout != "" {
+			t.Errorf("%s: exit %d\nstderr %q\nwant   %q\nstdout %q", tt.reason, code, stderr, tt.want, stdout)
 		}
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -63,19 +61,19 @@ func TestConformBadInput(t *testing.T) {
 }
 
 func TestConformList(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"conform", "-list"}, nil, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	code, stdout, stderr := Capture(Env{Dir: t.TempDir()}, "conform", "-list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if len(lines) != 22 || !strings.HasPrefix(lines[1], "index_plus_1       quirk   tool_calls[].index counts from 1") {
-		t.Errorf("-list printed %d lines:\n%s", len(lines), stdout.String())
+		t.Errorf("-list printed %d lines:\n%s", len(lines), stdout)
 	}
-	stdout.Reset()
-	if code := run([]string{"conform", "-list", "-cassette", "../../cassettes/parallel.yaml"}, nil, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-cassette", "x.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if n := strings.Count(stdout.String(), "\n"); n != 15 || !strings.HasPrefix(stdout.String(), "replay ") {
-		t.Errorf("-list -cassette printed %d lines:\n%s", n, stdout.String())
+	if n := strings.Count(stdout, "\n"); n != 15 || !strings.HasPrefix(stdout, "replay ") {
+		t.Errorf("-list -cassette printed %d lines:\n%s", n, stdout)
 	}
 }
