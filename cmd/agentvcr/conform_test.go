@@ -123,7 +123,7 @@ func TestConformOwnAgentWholeCatalog(t *testing.T) {
 	if err := os.WriteFile(baseline, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := conform(append([]string{"-baseline", baseline, "-json", report, "-timeout", "20s"}, ownAgent(t, "-idle-timeout", "1s")...)...)
+	code, stdout, stderr := conform(append([]string{"-baseline", baseline, "-json", report, "-timeout", "20s"}, ownAgent(t, "-idle-timeout", "2s")...)...)
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -146,7 +146,7 @@ func TestConformOwnAgentWholeCatalog(t *testing.T) {
 		"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
 		"fault_429":       "retried and finished (3 requests)",
 		"fault_500":       "retried and finished (3 requests)",
-		"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+		"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 		"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 	}
 	for id, w := range want {

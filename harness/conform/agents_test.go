@@ -73,7 +73,7 @@ func testAgent(mode string) int {
 	if mode == agentWriter {
 		tools = json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}},{"type":"function","function":{"name":"run_shell","parameters":{"type":"object"}}}]`)
 	}
-	client := &http.Client{Timeout: 2 * time.Second}
+	client := &http.Client{Timeout: slow * 3 * time.Second}
 	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
 	system := "You are a test agent."
 	if mode == agentDated {

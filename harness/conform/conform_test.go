@@ -48,7 +48,7 @@ func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Parallel: 8, Timeout: 10 * time.Second})
+			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,9 +89,13 @@ func TestBadCommands(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), slow*40*time.Second)
 			defer cancel()
-			results, err := Run(ctx, Options{Command: tt.command, Cases: two, Timeout: 500 * time.Millisecond})
+			timeout := slow * 10 * time.Second // a slow start under load is no failure
+			if strings.Contains(tt.details, "-timeout") {
+				timeout = 500 * time.Millisecond
+			}
+			results, err := Run(ctx, Options{Command: tt.command, Cases: two, Timeout: timeout})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,12 +116,12 @@ func TestBadCommands(t *testing.T) {
 
 func TestProbeRefusesAgentsWithoutReadTools(t *testing.T) {
 	clean, _ := SelectCases(Cases(), []string{"clean", "crlf"})
-	_, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentWriter), Cases: clean, Timeout: 5 * time.Second})
+	_, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentWriter), Cases: clean, Timeout: slow * 5 * time.Second})
 	want := "no tool conform can tell is read-only: the agent offers the tools write_file, run_shell, and no name says it only reads (read, view, cat, list, ls, glob, find, grep, search): name the tools conform may call with -call NAME[=ARGS_JSON]"
 	if !errors.Is(err, ErrNoReadOnlyTool) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
-	_, err = Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Cases: clean, Timeout: 5 * time.Second,
+	_, err = Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Cases: clean, Timeout: slow * 5 * time.Second,
 		Calls: []CallSpec{{Name: "view_file"}}})
 	want = "the agent offers no such tool: -call view_file, but the agent offers the tools write_file, read_file, grep"
 	if !errors.Is(err, ErrUnknownCall) || err.Error() != want {

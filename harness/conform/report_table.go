@@ -34,7 +34,7 @@ func WriteTable(w io.Writer, results []Result) error {
 			}
 			tier = r.Case.Tier
 			fmt.Fprintf(&b, "%s cases\n", tier)
-			row("case", "seen in", "verdict", "first difference")
+			row("case", "seen in", "verdict", "details (and the first difference, -want +got)")
 		}
 		verdict := string(r.Status)
 		if r.Expected {
