@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"time"
@@ -40,8 +41,8 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 		env = os.Environ()
 	}
 	c.Env = append(append([]string(nil), env...), extra...)
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
+	stdout, stderr := &cappedBuffer{max: maxOutput}, &cappedBuffer{max: maxOutput}
+	c.Stdout, c.Stderr = stdout, stderr
 	c.Stdin = nil
 	setProcessGroup(c)
 	// A grandchild that keeps the output pipes open must not hold conform:
@@ -53,7 +54,7 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 		return res
 	}
 	err := c.Wait()
-	res.stdout, res.stderr = stdout.Bytes(), stderr.Bytes()
+	res.stdout, res.stderr = stdout.bytes(), stderr.bytes()
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
@@ -64,4 +65,29 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 		res.startErr = err
 	}
 	return res
+}
+
+// maxOutput is how much of each of the agent's output streams conform keeps.
+const maxOutput = 4 << 20
+
+// cappedBuffer keeps the first max bytes written to it and counts the rest,
+// so a chatty agent cannot fill conform's memory.
+type cappedBuffer struct {
+	buf     bytes.Buffer
+	max     int
+	dropped int
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	keep := min(len(p), b.max-b.buf.Len())
+	b.buf.Write(p[:keep])
+	b.dropped += len(p) - keep
+	return len(p), nil
+}
+
+func (b *cappedBuffer) bytes() []byte {
+	if b.dropped > 0 {
+		fmt.Fprintf(&b.buf, "\n[agentvcr conform: %d more bytes not kept]\n", b.dropped)
+	}
+	return b.buf.Bytes()
 }
