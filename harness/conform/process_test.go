@@ -1,9 +1,6 @@
 package conform
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestCappedBufferKeepsTheStart(t *testing.T) {
 	b := &cappedBuffer{max: 5}
@@ -17,7 +14,7 @@ func TestCappedBufferKeepsTheStart(t *testing.T) {
 	}
 	small := &cappedBuffer{max: 5}
 	small.Write([]byte("ok"))
-	if got := string(small.bytes()); !strings.EqualFold(got, "ok") {
+	if got := string(small.bytes()); got != "ok" {
 		t.Errorf("got %q, want %q", got, "ok")
 	}
 }
