@@ -31,6 +31,7 @@ const (
 	agentWriter     = "writer"     // offers only write_file
 	agentDated      = "dated"      // a good agent whose system prompt carries the time
 	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
+	agentWrongPath  = "wrongpath"  // posts to /responses under the base URL
 )
 
 const agentModeEnv = "CONFORM_TEST_AGENT"
@@ -75,6 +76,9 @@ func testAgent(mode string) int {
 	}
 	client := &http.Client{Timeout: slow * 3 * time.Second}
 	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
+	if mode == agentWrongPath {
+		url = strings.TrimSuffix(url, "/chat/completions") + "/responses"
+	}
 	system := "You are a test agent."
 	if mode == agentDated {
 		system += " Now: " + time.Now().Format(time.RFC3339Nano)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,7 +71,8 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		states[c.ID] = st
 	}
 	var reference *caseState // recorded mode: the replay, once it ran
-	srv := &harness.Server{Route: func(name string) (*harness.Route, error) {
+	log := &serverLog{}
+	srv := &harness.Server{Log: log, Route: func(name string) (*harness.Route, error) {
 		st, ok := states[name]
 		if !ok {
 			return nil, fmt.Errorf("conform serves no case %q: %w", name, harness.ErrUnknownCase)
@@ -87,6 +89,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
 		results[i] = st.run(ctx, opt, harness.ScenarioURL(base, st.c.ID), reference)
+		if len(results[i].Requests) == 0 && results[i].Status == Failure {
+			results[i].Details += log.about(st.c.ID)
+		}
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "conform: %-20s %s\n", st.c.ID, results[i].Status)
 		}
@@ -238,4 +243,33 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
 		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies}
+}
+
+// serverLog keeps the server's lines about requests it could not route (a
+// wrong path under the case's URL), to explain a case that got none.
+type serverLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		l.lines = append(l.lines, strings.TrimPrefix(line, "agentvcr serve: "))
+	}
+	return len(p), nil
+}
+
+// about is "; the server answered: LINE" for the first line that names the
+// case's URL, or "".
+func (l *serverLog) about(id string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.lines {
+		if strings.Contains(line, "/s/"+id+"/") {
+			return "; it called the server elsewhere, which answered " + line
+		}
+	}
+	return ""
 }
