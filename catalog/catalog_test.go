@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/harness/conform"
+	"github.com/agentvcr/agentvcr/internal/cli"
 )
 
 // The checked-in files are what the generator writes, and nothing else
@@ -101,5 +102,25 @@ func readJSON(t *testing.T, name string, v any) {
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// Each <id>.json is what `agentvcr merge <id>.sse` prints, read as JSON.
+func TestCatalogIsWhatMergePrints(t *testing.T) {
+	var cases []conform.CatalogEntry
+	readJSON(t, "cases.json", &cases)
+	for _, c := range cases {
+		code, stdout, _ := cli.Capture(cli.Env{Dir: "."}, "merge", c.ID+".sse")
+		var got, want conform.Merged
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("%s: merge printed %q: %v", c.ID, stdout, err)
+		}
+		readJSON(t, c.ID+".json", &want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: merge (-file +printed):\n%s", c.ID, diff)
+		}
+		if wantCode := map[bool]int{true: 1, false: 0}[c.Expect == "error"]; code != wantCode {
+			t.Errorf("%s: merge exit %d, want %d", c.ID, code, wantCode)
+		}
 	}
 }
