@@ -32,7 +32,7 @@ type Recording struct {
 func ReadRecording(path string) (*Recording, error) {
 	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w: give -cassette a go-vcr cassette recorded from the agent", ErrBadCassette, path, err)
+		return nil, fmt.Errorf("%w %s: %w: record the agent into it first: agentvcr record -upstream URL -o %s", ErrBadCassette, path, err, path)
 	}
 	if len(c.Interactions) == 0 {
 		return nil, fmt.Errorf("%w %s: it holds no interaction: record the agent again", ErrBadCassette, path)

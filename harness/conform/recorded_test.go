@@ -11,7 +11,7 @@ import (
 )
 
 // recordGood records the good test agent's conversation with the probe: its
-// requests and the probe's replies, as a recording proxy would.
+// requests and the probe's replies, as agentvcr record would.
 func recordGood(t *testing.T) *Recording {
 	t.Helper()
 	clean, _ := SelectCases(Cases(), []string{"clean"})
@@ -105,7 +105,7 @@ func TestCanonicalComparesIDsByPosition(t *testing.T) {
 func TestReadRecordingSaysWhatToDo(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.yaml")
 	_, err := ReadRecording(path)
-	want := "cannot replay the cassette " + path + ": open " + path + ": no such file or directory: give -cassette a go-vcr cassette recorded from the agent"
+	want := "cannot replay the cassette " + path + ": open " + path + ": no such file or directory: record the agent into it first: agentvcr record -upstream URL -o " + path
 	if !errors.Is(err, ErrBadCassette) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}

@@ -26,7 +26,7 @@ turn calling two of them in parallel (by default only tools whose names say
 they read: read, view, cat, list, ls, glob, find, grep, search; -call names
 others), then with a short conclusion.
 
-Recorded mode (-cassette FILE, recorded from the agent):
+Recorded mode (-cassette FILE, recorded from the agent with agentvcr record):
 the cassette's replies are served by turn, first as recorded (the agent must
 send the requests it sent when recorded), then under every benign quirk
 (its requests must equal that first run's; tool-call ids are compared by
