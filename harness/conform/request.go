@@ -60,18 +60,16 @@ func (r Request) assistants() int {
 	return n
 }
 
-// A Format is one wire format conform speaks: where its requests go and how
-// to read one. Chat completions is the only one today.
+// A Format is one wire format conform speaks: how to read one of its
+// requests. Chat completions is the only one today.
 type Format struct {
 	Name string
-	// Path is the endpoint under the base URL ("/chat/completions").
-	Path string
 	// Read reads one request body.
 	Read func(body []byte) (Request, error)
 }
 
 // ChatCompletions is OpenAI's chat-completions format.
-var ChatCompletions = Format{Name: "chat", Path: "/chat/completions", Read: readChat}
+var ChatCompletions = Format{Name: "chat", Read: readChat}
 
 // chatWire is the part of a chat-completions request conform reads.
 type chatWire struct {
