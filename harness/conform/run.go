@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -36,8 +35,6 @@ type Options struct {
 	// Recording, when set, is recorded mode: the cases (RecordedCases)
 	// replay it instead of the probe's turn.
 	Recording *Recording
-	// Progress, when not nil, gets one line per finished case.
-	Progress io.Writer
 }
 
 // Run runs the agent once per case against one loopback server, each case
@@ -91,9 +88,6 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		results[i] = st.run(ctx, opt, harness.ScenarioURL(base, st.c.ID), reference)
 		if len(results[i].Requests) == 0 && results[i].Status == Failure {
 			results[i].Details += log.about(st.c.ID)
-		}
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "conform: %-20s %s\n", st.c.ID, results[i].Status)
 		}
 	}
 	rest := make([]int, 0, len(opt.Cases))
