@@ -6,9 +6,13 @@
 // measured in turn, several rounds, so that a busy machine treats each
 // alike; the load average is printed with each round.
 //
-//	go run ./internal/servebench -body req.json -expect tool_calls \
+//	go run ./internal/servebench -cassette cassettes/parallel.yaml -expect tool_calls \
 //	    -target agentvcr=http://127.0.0.1:8080/v1 -target aimock=http://127.0.0.1:4010/v1
 //
+// The request is the first one the cassette recorded (or -body FILE). The
+// summary compares every server with the last one named.
+// -aimock-fixture FILE writes, instead, an aimock fixture that answers that
+// request with the same turn (text and tool calls, ids included) and exits.
 // harness/bench/serve_vs_aimock.sh runs it against agentvcr serve and
 // aimock side by side.
 package main
@@ -57,6 +61,8 @@ func main() {
 	var (
 		ts       targets
 		bodyFile = flag.String("body", "", "request body `FILE` (JSON)")
+		cassette = flag.String("cassette", "", "post the first request recorded in this cassette `FILE`")
+		fixture  = flag.String("aimock-fixture", "", "write an aimock fixture for the cassette's first turn to `FILE` and exit")
 		expect   = flag.String("expect", "", "every answer must contain this `TEXT`")
 		levels   = flag.String("clients", "1,16,128", "comma-separated concurrency `LEVELS`")
 		duration = flag.Duration("duration", 3*time.Second, "measuring time per server and level")
@@ -65,9 +71,22 @@ func main() {
 	)
 	flag.Var(&ts, "target", "a server: `NAME=BASE_URL` (repeatable)")
 	flag.Parse()
-	body, err := os.ReadFile(*bodyFile)
+	var body []byte
+	var err error
+	if *cassette != "" {
+		var reply []byte
+		body, reply, err = firstInteraction(*cassette)
+		if err == nil && *fixture != "" {
+			err = writeFixture(*fixture, body, reply)
+			if err == nil {
+				return
+			}
+		}
+	} else {
+		body, err = os.ReadFile(*bodyFile)
+	}
 	if err != nil || len(ts) == 0 {
-		fmt.Fprintln(os.Stderr, "servebench: need -body FILE and at least one -target NAME=URL:", err)
+		fmt.Fprintln(os.Stderr, "servebench: need -cassette FILE or -body FILE, and at least one -target NAME=URL:", err)
 		os.Exit(2)
 	}
 	var ns []int
@@ -90,7 +109,7 @@ func main() {
 			for _, t := range order {
 				res := measure(t.url, body, []byte(*expect), n, *warmup, *duration)
 				all[fmt.Sprintf("%s/%d", t.name, n)] = append(all[fmt.Sprintf("%s/%d", t.name, n)], res)
-				line := fmt.Sprintf("  %-9s clients=%-4d %8.0f replays/s  p50 %6.2f ms  p99 %6.2f ms  %5d B/reply",
+				line := fmt.Sprintf("  %-12s clients=%-4d %8.0f replays/s  p50 %6.2f ms  p99 %6.2f ms  %5d B/reply",
 					t.name, n, res.perSecond, ms(res.p50), ms(res.p99), res.bytesPerReply)
 				if res.errors > 0 {
 					line += fmt.Sprintf("  %d errors (first: %v)", res.errors, res.firstErr)
@@ -100,17 +119,16 @@ func main() {
 		}
 	}
 	fmt.Printf("median of %d rounds (load average %s)\n", *rounds, loadavg())
+	last := ts[len(ts)-1].name
 	for _, n := range ns {
-		var first float64
+		base := median(all[fmt.Sprintf("%s/%d", last, n)], func(r result) float64 { return r.perSecond })
 		for i, t := range ts {
 			rs := all[fmt.Sprintf("%s/%d", t.name, n)]
 			per := median(rs, func(r result) float64 { return r.perSecond })
 			p99 := median(rs, func(r result) float64 { return ms(r.p99) })
-			line := fmt.Sprintf("  %-9s clients=%-4d %8.0f replays/s  p99 %6.2f ms", t.name, n, per, p99)
-			if i == 0 {
-				first = per
-			} else if per > 0 {
-				line += fmt.Sprintf("  (%s does %.2fx its replays/s)", ts[0].name, first/per)
+			line := fmt.Sprintf("  %-12s clients=%-4d %8.0f replays/s  p99 %6.2f ms", t.name, n, per, p99)
+			if i < len(ts)-1 && base > 0 {
+				line += fmt.Sprintf("  %.2fx %s's replays/s", per/base, last)
 			}
 			fmt.Println(line)
 		}
