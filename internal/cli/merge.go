@@ -15,6 +15,9 @@ const mergeUsage = `usage: agentvcr merge [FILE]
 Merges a raw chat-completions SSE stream (FILE, or standard input) into one
 turn and prints it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
+When the model sent reasoning, "thinking":[{"type":"…","text":"…"}] follows
+"tool_calls"; a call that came with extra_content (Gemini's thought signature)
+has it after "arguments". Both are left out when there are none.
 On a stream error it prints {"error":"…"} and exits 1.
 `
 
