@@ -66,7 +66,7 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 	if workers == 1 {
 		s := newSearcher()
 		defer s.close()
-		err := walkFiles(ctx, root.FS(), filter.dir, enter, func(p string) error {
+		err := walkFiles(ctx, newRootFS(root), filter.dir, enter, func(p string) error {
 			if !admit(p) {
 				return nil
 			}
@@ -104,7 +104,7 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 			}
 		}()
 		n := 0
-		walkErr = walkFiles(inner, root.FS(), filter.dir, enter, func(p string) error {
+		walkErr = walkFiles(inner, newRootFS(root), filter.dir, enter, func(p string) error {
 			if !admit(p) {
 				return nil
 			}
