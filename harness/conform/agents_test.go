@@ -32,6 +32,7 @@ const (
 	agentDated      = "dated"      // a good agent whose system prompt carries the time
 	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
 	agentWrongPath  = "wrongpath"  // posts to /responses under the base URL
+	agentEager      = "eager"      // a good agent that retries a 429 at once
 )
 
 const agentModeEnv = "CONFORM_TEST_AGENT"
@@ -87,10 +88,12 @@ func testAgent(mode string) int {
 	for range 4 {
 		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": mode != agentNoStream})
 		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
-		if err == nil && resp.StatusCode == http.StatusTooManyRequests && mode == agentGood {
+		if err == nil && resp.StatusCode == http.StatusTooManyRequests && (mode == agentGood || mode == agentEager) {
 			resp.Body.Close()
-			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			time.Sleep(time.Duration(secs) * time.Second)
+			if mode == agentGood {
+				secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+				time.Sleep(time.Duration(secs) * time.Second)
+			}
 			resp, err = client.Post(url, "application/json", bytes.NewReader(body))
 		}
 		if err != nil {
