@@ -33,6 +33,7 @@ const (
 	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
 	agentWrongPath  = "wrongpath"  // posts to /responses under the base URL
 	agentEager      = "eager"      // a good agent that retries a 429 at once
+	agentPatient    = "patient"    // a good agent that waits for a stream forever
 )
 
 const agentModeEnv = "CONFORM_TEST_AGENT"
@@ -76,6 +77,9 @@ func testAgent(mode string) int {
 		tools = json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}},{"type":"function","function":{"name":"run_shell","parameters":{"type":"object"}}}]`)
 	}
 	client := &http.Client{Timeout: slow * 3 * time.Second}
+	if mode == agentPatient {
+		client.Timeout = 0
+	}
 	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
 	if mode == agentWrongPath {
 		url = strings.TrimSuffix(url, "/chat/completions") + "/responses"

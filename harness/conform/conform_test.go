@@ -182,3 +182,18 @@ func TestFault429Timing(t *testing.T) {
 		}
 	}
 }
+
+// An agent with no timeout on a stalled stream is killed at -timeout: a
+// FAILURE that says so, and conform returns.
+func TestFaultStallWithoutTimeout(t *testing.T) {
+	only, _ := SelectCases(Cases(), []string{"fault_stall"})
+	timeout := slow * time.Second
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the agent did not give up on a stalled stream within -timeout " + timeout.String() + ": killed"
+	if r := results[0]; r.Status != Failure || r.Details != want || !r.TimedOut {
+		t.Errorf("%s %q (timed out %v), want FAILURE %q", r.Status, r.Details, r.TimedOut, want)
+	}
+}
