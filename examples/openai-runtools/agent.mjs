@@ -3,7 +3,7 @@
 // and sends the next request. Reads OPENAI_BASE_URL and OPENAI_API_KEY (the
 // SDK's own defaults) and AGENT_MODEL; the prompt is the first argument.
 import OpenAI from "openai";
-import { definitions, run } from "../shared/tools.mjs";
+import { definitions, run } from "../readonly-tools/tools.mjs";
 
 const client = new OpenAI({ maxRetries: 2 });
 const prompt = process.argv[2] || "Why are the tests red?";

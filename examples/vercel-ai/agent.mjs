@@ -4,7 +4,7 @@
 // the first argument.
 import { streamText, tool, jsonSchema, stepCountIs } from "ai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { definitions, run } from "../shared/tools.mjs";
+import { definitions, run } from "../readonly-tools/tools.mjs";
 
 const provider = createOpenAICompatible({
   name: "gateway",
