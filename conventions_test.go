@@ -330,3 +330,22 @@ func isCall(line, m string) bool {
 	_, after, _ := strings.Cut(line, m)
 	return strings.HasPrefix(after, "(")
 }
+
+// TestOneUpdateFlag: -update is internal/golden's flag alone; a package that
+// defined its own would rewrite goldens its own way (and two in one test
+// binary panic).
+func TestOneUpdateFlag(t *testing.T) {
+	own := regexp.MustCompile(`flag\.Bool\("update"`)
+	for _, f := range repoFiles(t) {
+		if !strings.HasSuffix(f, ".go") || strings.HasPrefix(f, "internal/golden/") || f == "conventions_test.go" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own.Match(b) {
+			t.Errorf("%s defines its own -update flag: use internal/golden (golden.Check, golden.Updating)", f)
+		}
+	}
+}
