@@ -332,9 +332,8 @@ func isCall(line, m string) bool {
 }
 
 // TestOneUpdateFlag: -update is internal/golden's flag alone (examples/ are
-// modules of their own); a package that
-// defined its own would rewrite goldens its own way (and two in one test
-// binary panic).
+// modules of their own); a package that defined its own would rewrite
+// goldens its own way, and two in one test binary panic.
 func TestOneUpdateFlag(t *testing.T) {
 	own := regexp.MustCompile(`flag\.Bool\("update"`)
 	for _, f := range repoFiles(t) {
