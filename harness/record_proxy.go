@@ -13,10 +13,6 @@ import (
 	"sync/atomic"
 )
 
-// authHeaders carry a client's key; each value is a secret of the
-// recording, whatever the request.
-var authHeaders = []string{"Authorization", "X-Api-Key", "Api-Key"}
-
 // hopHeaders are not forwarded by a proxy (RFC 9110 section 7.6.1), plus
 // the ones the proxy recomputes: it streams, and the transport decompresses.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Proxy-Connection",
@@ -163,18 +159,10 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.recorded.Add(1)
 }
 
-// addSecrets makes each auth header value, and the credential after its
-// scheme ("Bearer sk-..."), a secret of the recording.
+// addSecrets makes the credentials of the request's auth headers
+// (HeaderSecrets) secrets of the recording.
 func (p *RecordingProxy) addSecrets(h http.Header) {
-	var secrets []string
-	for _, name := range authHeaders {
-		for _, v := range h.Values(name) {
-			secrets = append(secrets, v)
-			if _, cred, ok := strings.Cut(v, " "); ok {
-				secrets = append(secrets, strings.TrimSpace(cred))
-			}
-		}
-	}
+	secrets := HeaderSecrets(h)
 	if len(secrets) == 0 {
 		return
 	}
