@@ -28,9 +28,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 		events = route.Rechunk.Pieces(append(bytes.Join(events, nil), tail...))
 		tail = ""
 	}
+	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == RechunkWhole
+	if coalesce {
+		// One write: the headers, every event and the end of the body
+		// leave in as few packets as the connection's buffer allows.
+		whole := reply.Body
+		if len(whole) == 0 || (faulty && f.breaksStream()) {
+			whole = append(bytes.Join(events, nil), tail...)
+		}
+		events, tail = [][]byte{whole}, ""
+	}
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == RechunkWhole
 	if flusher != nil && !coalesce {
 		flusher.Flush() // the headers go out before the first event
 	}
@@ -60,8 +69,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 	}
 	if tail != "" {
 		io.WriteString(w, tail)
+		if flusher != nil {
+			flusher.Flush()
+		}
 	}
-	if flusher != nil && (tail != "" || coalesce) {
+	if flusher != nil && coalesce && faulty {
 		flusher.Flush()
 	}
 	if !faulty {
