@@ -104,6 +104,10 @@ type ServeReply struct {
 	Events [][]byte
 	// From names what answered, for the journal ("parallel interaction 2").
 	From string
+	// Fault, when its Kind is a stream fault (stall, reset, error-event),
+	// breaks this reply alone, in place of the route's: a Reply that
+	// decides per request (conform's first attempt only) sets it.
+	Fault Fault
 }
 
 // Start serves s on addr ("127.0.0.1:0" when empty). It returns the base
@@ -216,6 +220,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	}
 	entry.Status, entry.From = status, reply.From
 	stream := status == http.StatusOK && isSSEReply(reply)
+	if reply.Fault.breaksStream() {
+		own := *route
+		own.Fault, own.Fault.Turn = reply.Fault, 0
+		route, f = &own, own.Fault
+	}
 	if stream && f.appliesTo(req.Turn) && f.breaksStream() {
 		entry.Fault = f.String()
 	}
