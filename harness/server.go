@@ -248,12 +248,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	s.stream(w, r, reply, route, f.appliesTo(req.Turn))
 }
 
-// readBody reads a request body in one allocation when its length is
-// known, up to maxRequestBody.
+// readBody reads a request body of at most maxRequestBody bytes, in one
+// allocation when its length is known.
 func readBody(r *http.Request) ([]byte, error) {
 	n := r.ContentLength
-	if n < 0 || n > maxRequestBody {
-		return io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	if n > maxRequestBody {
+		return nil, fmt.Errorf("the body is over %d bytes", maxRequestBody)
+	}
+	if n < 0 {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+		if err == nil && len(body) > maxRequestBody {
+			err = fmt.Errorf("the body is over %d bytes", maxRequestBody)
+		}
+		return body, err
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r.Body, body); err != nil {
