@@ -51,7 +51,7 @@ var ChatCompletions = &API{
 
 // APIs lists every format, the default first.
 func APIs() []*API {
-	return []*API{ChatCompletions}
+	return []*API{ChatCompletions, AnthropicMessages}
 }
 
 // APIByName returns the format whose Name is name.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +18,13 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // streamFixtures lists testdata/streams/*.sse; each begins with a comment line
 // that says which quirk it reproduces and where that shape was seen.
 func streamFixtures(t testing.TB) []string {
+	return fixturesIn(t, "testdata/streams")
+}
+
+// fixturesIn lists dir/*.sse.
+func fixturesIn(t testing.TB, dir string) []string {
 	t.Helper()
-	files, err := filepath.Glob("testdata/streams/*.sse")
+	files, err := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no stream fixtures: %v", err)
 	}
@@ -50,33 +56,39 @@ func goldenPath(fixture string) string {
 
 func TestMergeStreamGolden(t *testing.T) {
 	for _, path := range streamFixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(path), ".sse")
-		t.Run(name, func(t *testing.T) {
-			reason := fixtureReason(t, path)
-			f, err := os.Open(path)
-			if err != nil {
+		checkMergeGolden(t, path, MergeStream)
+	}
+}
+
+// checkMergeGolden merges the fixture at path and compares the merge view
+// with <name>.golden.json (rewritten with -update).
+func checkMergeGolden(t *testing.T, path string, merge func(io.Reader) (*Turn, error)) {
+	name := strings.TrimSuffix(filepath.Base(path), ".sse")
+	t.Run(name, func(t *testing.T) {
+		reason := fixtureReason(t, path)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		turn, err := merge(f)
+		var got bytes.Buffer
+		if werr := WriteSummary(&got, turn, err); werr != nil {
+			t.Fatal(werr)
+		}
+		golden := goldenPath(path)
+		if *update {
+			if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
-			turn, err := MergeStream(f)
-			var got bytes.Buffer
-			if werr := WriteSummary(&got, turn, err); werr != nil {
-				t.Fatal(werr)
-			}
-			golden := goldenPath(path)
-			if *update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./agent -run TestMergeStreamGolden -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got.String()); diff != "" {
-				t.Errorf("%s\nmerge output mismatch (-want +got):\n%s", reason, diff)
-			}
-		})
-	}
+			return
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./agent -run %s -update)", err, t.Name())
+		}
+		if diff := cmp.Diff(string(want), got.String()); diff != "" {
+			t.Errorf("%s\nmerge output mismatch (-want +got):\n%s", reason, diff)
+		}
+	})
 }

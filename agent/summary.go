@@ -8,10 +8,19 @@ import (
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
 // prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
 type Summary struct {
-	Text         string        `json:"text"`
-	FinishReason string        `json:"finish_reason"`
-	ToolTurn     bool          `json:"tool_turn"`
-	ToolCalls    []SummaryCall `json:"tool_calls"` // [] when none
+	Text         string            `json:"text"`
+	FinishReason string            `json:"finish_reason"`
+	ToolTurn     bool              `json:"tool_turn"`
+	ToolCalls    []SummaryCall     `json:"tool_calls"`         // [] when none
+	Thinking     []SummaryThinking `json:"thinking,omitempty"` // Messages only
+}
+
+// SummaryThinking is one reasoning block in a Summary.
+type SummaryThinking struct {
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Data      string `json:"data,omitempty"`
 }
 
 // SummaryCall is one call in a Summary.
@@ -26,6 +35,9 @@ func (t *Turn) Summary() Summary {
 	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}}
 	for _, c := range t.ToolCalls {
 		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	for _, th := range t.Thinking {
+		s.Thinking = append(s.Thinking, SummaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
 	}
 	return s
 }
