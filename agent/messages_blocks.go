@@ -38,12 +38,36 @@ type msgMerger struct {
 	stopReason string
 	usage      *msgUsage
 	blocks     map[int]*msgBlock
-	ev         msgEvent
+	slab       []msgBlock // blocks are carved from this slab
+	argSlab    []byte     // each tool_use's arguments start in a window of this slab
+	ev         msgEvent   // reused between events
+	bd         blockDelta // reused between events
+	jsonOnly   bool       // decode every event with encoding/json (tests compare the paths)
 }
 
 // add merges one event's JSON.
 func (m *msgMerger) add(data []byte) error {
 	m.events++
+	fast := ""
+	if !m.jsonOnly {
+		fast = scanEvent(data, &m.bd)
+	}
+	switch fast {
+	case "content_block_delta":
+		return m.delta(&m.bd)
+	case "message_stop":
+		m.stopped = true
+		return nil
+	case "content_block_start":
+		st := &m.bd.start
+		b := m.newBlock(st.typ == "tool_use")
+		if st.typ == "tool_use" {
+			b.kind, b.id, b.name = kindToolUse, string(st.id), internName(st.name)
+		}
+		return m.addBlock(m.bd.index, b)
+	case "content_block_stop", "ping":
+		return nil
+	}
 	ev := &m.ev
 	*ev = msgEvent{}
 	if err := json.Unmarshal(data, ev); err != nil {
@@ -55,7 +79,16 @@ func (m *msgMerger) add(data []byte) error {
 	case "content_block_start":
 		return m.blockStart(ev)
 	case "content_block_delta":
-		return m.blockDelta(ev)
+		if ev.Index == nil {
+			return fmt.Errorf("event %d: content_block_delta without index", m.events)
+		}
+		if !decodedDelta(ev, &m.bd) {
+			if _, ok := m.blocks[*ev.Index]; !ok {
+				return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, *ev.Index)
+			}
+			return nil
+		}
+		return m.delta(&m.bd)
 	case "message_delta":
 		if ev.Delta.StopReason != "" && m.stopReason == "" {
 			m.stopReason = ev.Delta.StopReason
@@ -95,14 +128,9 @@ func (m *msgMerger) blockStart(ev *msgEvent) error {
 	if ev.Index == nil || ev.ContentBlock == nil {
 		return fmt.Errorf("event %d: content_block_start without index or content_block", m.events)
 	}
-	if m.blocks == nil {
-		m.blocks = make(map[int]*msgBlock)
-	}
-	if _, dup := m.blocks[*ev.Index]; dup {
-		return fmt.Errorf("event %d: content block %d started twice", m.events, *ev.Index)
-	}
 	cb := ev.ContentBlock
-	b := &msgBlock{id: cb.ID, name: cb.Name}
+	b := m.newBlock(cb.Type == "tool_use")
+	b.id, b.name = cb.ID, cb.Name
 	switch cb.Type {
 	case "text":
 		b.kind, b.text = kindText, []byte(cb.Text)
@@ -119,33 +147,101 @@ func (m *msgMerger) blockStart(ev *msgEvent) error {
 	default:
 		b.kind = kindOther
 	}
-	m.blocks[*ev.Index] = b
+	return m.addBlock(*ev.Index, b)
+}
+
+// newBlock carves a block from the slab (and, for a tool_use, its argument
+// window), so that a block costs no allocation of its own.
+func (m *msgMerger) newBlock(tool bool) *msgBlock {
+	if len(m.slab) == cap(m.slab) {
+		m.slab = make([]msgBlock, 0, slotSlab) // earlier slabs stay where the map points
+	}
+	m.slab = append(m.slab, msgBlock{})
+	b := &m.slab[len(m.slab)-1]
+	if tool {
+		if len(m.argSlab)+argWindow > cap(m.argSlab) {
+			m.argSlab = make([]byte, 0, argSlabLen)
+		}
+		n := len(m.argSlab)
+		m.argSlab = m.argSlab[:n+argWindow]
+		b.args = m.argSlab[n : n : n+argWindow]
+	}
+	return b
+}
+
+// addBlock keeps a started block under its index.
+func (m *msgMerger) addBlock(index int, b *msgBlock) error {
+	if m.blocks == nil {
+		m.blocks = make(map[int]*msgBlock)
+	}
+	if _, dup := m.blocks[index]; dup {
+		return fmt.Errorf("event %d: content block %d started twice", m.events, index)
+	}
+	m.blocks[index] = b
 	return nil
 }
 
-func (m *msgMerger) blockDelta(ev *msgEvent) error {
-	if ev.Index == nil {
-		return fmt.Errorf("event %d: content_block_delta without index", m.events)
+// internName returns the names of the agent's tools without allocating.
+func internName(b []byte) string {
+	switch string(b) {
+	case "glob":
+		return "glob"
+	case "grep":
+		return "grep"
+	case "read_file":
+		return "read_file"
 	}
-	b, ok := m.blocks[*ev.Index]
+	return string(b)
+}
+
+// delta applies one content_block_delta to its block, found by index.
+func (m *msgMerger) delta(d *blockDelta) error {
+	b, ok := m.blocks[d.index]
 	if !ok {
-		return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, *ev.Index)
+		return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, d.index)
 	}
-	d := &ev.Delta
+	add := func(dst []byte) []byte {
+		if d.quoted {
+			return appendUnquoted(dst, d.value)
+		}
+		return append(dst, d.value...)
+	}
 	switch {
-	case d.Type == "text_delta" && b.kind == kindText:
-		b.text = append(b.text, d.Text...)
-	case d.Type == "input_json_delta" && b.kind == kindToolUse && d.PartialJSON != nil:
+	case d.typ == deltaText && b.kind == kindText:
+		b.text = add(b.text)
+	case d.typ == deltaInputJSON && b.kind == kindToolUse:
 		b.deltas = true
-		b.args = append(b.args, *d.PartialJSON...)
-	case d.Type == "thinking_delta" && b.kind == kindThinking:
-		b.text = append(b.text, d.Thinking...)
-	case d.Type == "signature_delta" && b.kind == kindThinking:
-		b.signature += d.Signature
+		b.args = add(b.args)
+	case d.typ == deltaThinking && b.kind == kindThinking:
+		b.text = add(b.text)
+	case d.typ == deltaSignature && b.kind == kindThinking:
+		b.signature = string(add([]byte(b.signature)))
 	}
 	// Other delta types (citations_delta, a server tool's input) are not
 	// the agent's.
 	return nil
+}
+
+// decodedDelta is the blockDelta of an event encoding/json decoded; false
+// when it carries nothing the merger reads.
+func decodedDelta(ev *msgEvent, d *blockDelta) bool {
+	*d = blockDelta{index: *ev.Index, typ: ev.Delta.Type}
+	switch ev.Delta.Type {
+	case deltaText:
+		d.value = []byte(ev.Delta.Text)
+	case deltaInputJSON:
+		if ev.Delta.PartialJSON == nil {
+			return false
+		}
+		d.value = []byte(*ev.Delta.PartialJSON)
+	case deltaThinking:
+		d.value = []byte(ev.Delta.Thinking)
+	case deltaSignature:
+		d.value = []byte(ev.Delta.Signature)
+	default:
+		return false
+	}
+	return true
 }
 
 func (m *msgMerger) addUsage(u *msgUsage) {
@@ -173,11 +269,27 @@ func (m *msgMerger) addUsage(u *msgUsage) {
 // turn returns the merged turn so far: blocks in index order.
 func (m *msgMerger) turn() *Turn {
 	t := &Turn{FinishReason: m.stopReason}
+	if n := m.toolBlocks(); n > 0 {
+		t.ToolCalls = make([]ToolCall, 0, n)
+	}
 	indexes := make([]int, 0, len(m.blocks))
 	for i := range m.blocks {
 		indexes = append(indexes, i)
 	}
 	slices.Sort(indexes)
+	size := 0
+	for _, b := range m.blocks {
+		if b.kind == kindToolUse && b.deltas {
+			size += len(b.args)
+		}
+	}
+	all := make([]byte, 0, size)
+	for _, i := range indexes {
+		if b := m.blocks[i]; b.kind == kindToolUse && b.deltas {
+			all = append(all, b.args...)
+		}
+	}
+	allArgs := string(all) // one string that every call's arguments slice
 	var text []byte
 	for _, i := range indexes {
 		b := m.blocks[i]
@@ -189,7 +301,11 @@ func (m *msgMerger) turn() *Turn {
 		case kindRedacted:
 			t.Thinking = append(t.Thinking, Thinking{Type: ThinkingRedacted, Data: b.data})
 		case kindToolUse:
-			t.ToolCalls = append(t.ToolCalls, b.call(i))
+			var args string
+			if b.deltas {
+				args, allArgs = allArgs[:len(b.args)], allArgs[len(b.args):]
+			}
+			t.ToolCalls = append(t.ToolCalls, b.call(i, args))
 		}
 	}
 	t.Text = string(text)
@@ -201,15 +317,26 @@ func (m *msgMerger) turn() *Turn {
 	return t
 }
 
+func (m *msgMerger) toolBlocks() int {
+	n := 0
+	for _, b := range m.blocks {
+		if b.kind == kindToolUse {
+			n++
+		}
+	}
+	return n
+}
+
 // call is the tool call a tool_use block merged into: once a delta came the
 // deltas are the arguments (the start's input is a placeholder, or was
 // repeated by them, trpc-group/trpc-agent-go #1649); with none, the start's
-// non-empty input is; "{}" when both are empty.
-func (b *msgBlock) call(index int) ToolCall {
+// non-empty input is; "{}" when both are empty. deltaArgs is the deltas
+// joined, as a string.
+func (b *msgBlock) call(index int, deltaArgs string) ToolCall {
 	args := "{}"
 	switch {
 	case b.deltas && len(bytes.TrimSpace(b.args)) > 0:
-		args = string(b.args)
+		args = deltaArgs
 	case !b.deltas && len(b.start) > 0:
 		args = string(b.start)
 	}

@@ -72,7 +72,11 @@ type msgUsage struct {
 // before its stop_reason and message_stop, ErrSecondMessage, or a read or
 // decode error.
 func MergeMessagesStream(r io.Reader) (*Turn, error) {
-	var m msgMerger
+	return mergeMessagesStream(r, false)
+}
+
+func mergeMessagesStream(r io.Reader, jsonOnly bool) (*Turn, error) {
+	m := msgMerger{jsonOnly: jsonOnly}
 	sr := newSSEReader(r)
 	for {
 		ev, err := sr.next()

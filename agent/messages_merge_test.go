@@ -214,3 +214,59 @@ func splitMessagesStream(calls []ToolCall, plan []byte) string {
 	emit(map[string]any{"type": "message_stop"})
 	return b.String()
 }
+
+// The fast path and encoding/json merge every fixture to the same turn and
+// error.
+func TestMergeMessagesFastPathMatchesJSON(t *testing.T) {
+	for _, path := range fixturesIn(t, "testdata/messages") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fastTurn, fastErr := mergeMessagesStream(bytes.NewReader(data), false)
+		jsonTurn, jsonErr := mergeMessagesStream(bytes.NewReader(data), true)
+		if diff := cmp.Diff(jsonTurn, fastTurn); diff != "" {
+			t.Errorf("%s: turn (-json +fast):\n%s", path, diff)
+		}
+		if fmt.Sprint(fastErr) != fmt.Sprint(jsonErr) {
+			t.Errorf("%s: error %v, encoding/json gave %v", path, fastErr, jsonErr)
+		}
+	}
+}
+
+// FuzzMergeMessagesEvent: one event's data, after a text and a tool_use
+// block started, merges to the same turn and error on the fast path as with
+// encoding/json (duplicate keys, keys in another case, escapes, nulls...).
+func FuzzMergeMessagesEvent(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"h\u00e9 \ud83d\ude00"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","text":"y"}}`,
+		`{"type":"content_block_delta","Index":1,"delta":{"type":"input_json_delta","partial_json":"z"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"partial_json":null,"type":"input_json_delta"}}`,
+		`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"t2","name":"grep","input":{}}}`,
+		`{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_stop","index":1}`,
+		`{"type":"message_stop"}`,
+		`{"type":"ping","index":"x"}`,
+	} {
+		f.Add(seed)
+	}
+	prefix := `data: {"type":"message_start","message":{"id":"msg_1"}}` + "\n\n" +
+		`data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
+		`data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"glob","input":{}}}` + "\n\n"
+	f.Fuzz(func(t *testing.T, event string) {
+		if strings.ContainsAny(event, "\r\n") {
+			return // one data line
+		}
+		stream := prefix + "data: " + event + "\n\n"
+		fastTurn, fastErr := mergeMessagesStream(strings.NewReader(stream), false)
+		jsonTurn, jsonErr := mergeMessagesStream(strings.NewReader(stream), true)
+		if diff := cmp.Diff(jsonTurn, fastTurn); diff != "" {
+			t.Errorf("turn (-json +fast):\n%s", diff)
+		}
+		if fmt.Sprint(fastErr) != fmt.Sprint(jsonErr) {
+			t.Errorf("error %v, encoding/json gave %v", fastErr, jsonErr)
+		}
+	})
+}
