@@ -33,7 +33,7 @@ type API struct {
 }
 
 // ChatCompletions is the OpenAI chat-completions format: Bearer key,
-// RequestBody, MergeStream, CheckMessages.
+// requestBody, MergeStream, CheckMessages.
 var ChatCompletions = &API{
 	Name:       "chat",
 	Path:       "/chat/completions",
@@ -44,14 +44,14 @@ var ChatCompletions = &API{
 			h.Set("Authorization", "Bearer "+key)
 		}
 	},
-	Body:  RequestBody,
+	Body:  requestBody,
 	Merge: MergeStream,
 	Check: CheckMessages,
 }
 
 // APIs lists every format, the default first.
 func APIs() []*API {
-	return []*API{ChatCompletions, AnthropicMessages}
+	return []*API{ChatCompletions, AnthropicMessages, Responses}
 }
 
 // APIByName returns the format whose Name is name.

@@ -14,7 +14,7 @@ import (
 type chunk struct {
 	Object  string          `json:"object"`
 	Choices []choice        `json:"choices"`
-	Usage   *Usage          `json:"usage"`
+	Usage   usageMember     `json:"usage"`
 	Error   json.RawMessage `json:"error"`
 	Message json.RawMessage `json:"message"` // {"object":"error","message":..}
 	Type    json.RawMessage `json:"type"`
@@ -32,6 +32,37 @@ func (c *chunk) reset() {
 		choices[i].Delta.ToolCalls = pieces[:0]
 	}
 	*c = chunk{Choices: choices[:0]}
+}
+
+// usageMember is a chunk's "usage". Usage is advisory: a "usage" that is
+// not an object is ignored (as if absent), and so is a member that is not a
+// JSON integer that fits an int ("prompt_tokens": 12.0, "12", 1e3, null): it
+// stays 0. Neither ever fails the chunk. Keys match as encoding/json matches
+// struct fields (case-insensitively; the last duplicate wins).
+type usageMember struct{ Value *Usage }
+
+func (m *usageMember) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		PromptTokens     json.RawMessage `json:"prompt_tokens"`
+		CompletionTokens json.RawMessage `json:"completion_tokens"`
+		TotalTokens      json.RawMessage `json:"total_tokens"`
+	}
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &raw) != nil {
+		m.Value = nil
+		return nil
+	}
+	u := new(Usage)
+	for _, f := range []struct {
+		raw json.RawMessage
+		n   *int
+	}{{raw.PromptTokens, &u.PromptTokens}, {raw.CompletionTokens, &u.CompletionTokens}, {raw.TotalTokens, &u.TotalTokens}} {
+		var n int
+		if len(f.raw) > 0 && json.Unmarshal(f.raw, &n) == nil {
+			*f.n = n
+		}
+	}
+	m.Value = u
+	return nil
 }
 
 type choice struct {

@@ -331,12 +331,12 @@ func (s *scanner) usage(c *chunk) bool {
 	isNull, ok := s.open()
 	if isNull || !ok {
 		if isNull {
-			c.Usage = nil
+			c.Usage.Value = nil
 		}
 		return ok
 	}
 	u := new(Usage)
-	c.Usage = u
+	c.Usage.Value = u
 	var seen uint8
 	for first := true; ; first = false {
 		key, done, ok := s.member(first, true)

@@ -81,6 +81,36 @@
 // starts with one tool_result per tool_use (DecodeMessagesRequest applies it
 // to a request body a server receives).
 //
+// # Responses stream rules (MergeResponsesStream)
+//
+// The OpenAI Responses stream (Responses: POST {base}/responses) is typed
+// events; the merger reads the same SSE and fills the same Turn. Items are
+// found through maps, never by array position: by item_id; else a function
+// call by call_id; else the latest open item of the same kind (message,
+// function_call, reasoning, other) at the same output_index, so that ids
+// rotating on every event and an output_item.added keyed by call_id join the
+// item already open there, while reasoning and a call sharing one
+// output_index stay apart. Content for an item never announced opens it.
+// Arguments are function_call_arguments.delta appended; the text of
+// function_call_arguments.done and then of output_item.done confirms or
+// supplies them and wins, a difference being a warning (Turn.Warnings). Text
+// is output_text.delta per content part, confirmed the same way by
+// output_text.done, content_part.done and output_item.done. An empty done
+// text never wipes streamed text. response.completed's output only fills
+// gaps (names, arguments, text, calls never streamed): it never wipes or
+// reorders what was streamed. Items come out sorted by output_index
+// (first-seen order breaks ties); only function_call items are calls
+// (built-in tool items such as web_search_call or shell_call are not); a
+// call's id is its call_id. FinishReason is "tool_calls" with calls, else
+// "stop", once response.completed arrived. Events are merged in arrival
+// order; a sequence_number that does not rise is a warning. Unknown event
+// types are ignored; a stream need not begin with response.created.
+// Errors, each with the turn merged so far: an error event,
+// response.failed and response.incomplete are *StreamError (never text);
+// a stream that ends before response.completed matches ErrTruncatedStream;
+// a second response.created or another response id is ErrSecondResponse.
+// Events after response.completed are ignored with a warning.
+//
 // # Client and loop
 //
 // Client.Complete posts the format's body (chat completions:
@@ -94,6 +124,7 @@
 // cancellation while tools run closes the remaining calls with a failure
 // result; so the returned messages always pass CheckMessages. The loop ends
 // when a turn asks for no call, at MaxTurns (ErrTurnLimit), on an error, or
-// on cancellation. Events per turn: text (the model speaks before it acts),
-// then call and result for each call, then turn_end.
+// on cancellation. Events per turn: a warning for each shape the merger
+// worked around (Turn.Warnings), text (the model speaks before it acts), then
+// call and result for each call, then turn_end.
 package agent

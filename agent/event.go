@@ -10,14 +10,17 @@ import (
 // EventKind names what an Event reports.
 type EventKind string
 
-// The events of a run, in this order within a turn: the model's "text" when
-// it sent any (it speaks before it acts, as a terminal shows it); then for
-// each call (sorted as merged) a "call" then its "result"; then "turn_end".
+// The events of a run, in this order within a turn: a "warning" for each
+// shape the merger noticed and worked around (Turn.Warnings); the model's
+// "text" when it sent any (it speaks before it acts, as a terminal shows it);
+// then for each call (sorted as merged) a "call" then its "result"; then
+// "turn_end".
 const (
 	KindCall    EventKind = "call"
 	KindResult  EventKind = "result"
 	KindText    EventKind = "text"
 	KindTurnEnd EventKind = "turn_end"
+	KindWarning EventKind = "warning"
 )
 
 // SummaryRunes is the most runes of a result's first line an Event carries.
@@ -28,13 +31,14 @@ const SummaryRunes = 100
 //	{"kind":"call","turn":1,"call":{"id":..,"name":..,"arguments":..}}
 //	{"kind":"result","turn":1,"call":{..},"result":{"chars":N,"is_error":false,"summary":"..","truncated":false,"original_chars":N}}
 //	{"kind":"text","turn":2,"text":".."}
+//	{"kind":"warning","turn":2,"text":".."}
 //	{"kind":"turn_end","turn":2,"finish_reason":"stop","tool_calls":0}
 type Event struct {
 	Kind         EventKind    `json:"kind"`
 	Turn         int          `json:"turn"` // 1-based request number
 	Call         *EventCall   `json:"call,omitempty"`
 	Result       *EventResult `json:"result,omitempty"`
-	Text         string       `json:"text,omitempty"`
+	Text         string       `json:"text,omitempty"`          // text: the model's; warning: the merger's
 	FinishReason string       `json:"finish_reason,omitempty"` // turn_end
 	ToolCalls    int          `json:"tool_calls,omitempty"`    // turn_end: calls run in the turn
 }

@@ -69,6 +69,9 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 			reply.ToolCalls = t.ToolCalls
 		}
 		msgs = append(msgs, reply)
+		for _, w := range t.Warnings {
+			l.emit(Event{Kind: KindWarning, Turn: turn, Text: w})
+		}
 		if t.Text != "" {
 			l.emit(Event{Kind: KindText, Turn: turn, Text: t.Text})
 		}

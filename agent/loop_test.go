@@ -93,7 +93,7 @@ func TestLoopRunsToolsThenAnswers(t *testing.T) {
 	if diff := cmp.Diff(wantMsgs[:5], reqs[1].Request.Messages); diff != "" {
 		t.Errorf("request 2 messages (-want +got):\n%s", diff)
 	}
-	body, _ := RequestBody("test-model", wantMsgs[:5], reg.Definitions())
+	body, _ := requestBody("test-model", wantMsgs[:5], reg.Definitions())
 	if diff := cmp.Diff(string(body), reqs[1].Body); diff != "" {
 		t.Errorf("request 2 body (-want +got):\n%s", diff)
 	}

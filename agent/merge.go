@@ -26,6 +26,7 @@ type Turn struct {
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
 	Thinking     []Thinking // reasoning blocks to echo, in stream order (Messages)
+	Warnings     []string   // shapes the merger noticed and worked around; nil when none
 }
 
 // merger folds chunks into a Turn.
@@ -94,8 +95,8 @@ func (m *merger) add(data []byte) error {
 	if err := chunkError(c, data); err != nil {
 		return err
 	}
-	if c.Usage != nil {
-		m.usage = c.Usage
+	if c.Usage.Value != nil {
+		m.usage = c.Usage.Value
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]

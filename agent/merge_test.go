@@ -3,17 +3,14 @@ package agent
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // streamFixtures lists testdata/streams/*.sse; each begins with a comment line
 // that says which quirk it reproduces and where that shape was seen.
@@ -61,7 +58,7 @@ func TestMergeStreamGolden(t *testing.T) {
 }
 
 // checkMergeGolden merges the fixture at path and compares the merge view
-// with <name>.golden.json (rewritten with -update).
+// with <name>.golden.json.
 func checkMergeGolden(t *testing.T, path string, merge func(io.Reader) (*Turn, error)) {
 	name := strings.TrimSuffix(filepath.Base(path), ".sse")
 	t.Run(name, func(t *testing.T) {
@@ -76,19 +73,7 @@ func checkMergeGolden(t *testing.T, path string, merge func(io.Reader) (*Turn, e
 		if werr := WriteSummary(&got, turn, err); werr != nil {
 			t.Fatal(werr)
 		}
-		golden := goldenPath(path)
-		if *update {
-			if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./agent -run %s -update)", err, t.Name())
-		}
-		if diff := cmp.Diff(string(want), got.String()); diff != "" {
-			t.Errorf("%s\nmerge output mismatch (-want +got):\n%s", reason, diff)
-		}
+		t.Log(reason)
+		golden.Check(t, goldenPath(path), got.Bytes())
 	})
 }

@@ -10,11 +10,11 @@ import (
 
 // Kinds of content block the merger keeps apart.
 const (
-	kindText = iota
-	kindToolUse
-	kindThinking
-	kindRedacted
-	kindOther // server_tool_use, web_search_tool_result, ...: not the agent's
+	blockKindText = iota
+	blockKindToolUse
+	blockKindThinking
+	blockKindRedacted
+	blockKindOther // server_tool_use, web_search_tool_result, ...: not the agent's
 )
 
 // msgBlock is one content block being merged.
@@ -62,7 +62,7 @@ func (m *msgMerger) add(data []byte) error {
 		st := &m.bd.start
 		b := m.newBlock(st.typ == "tool_use")
 		if st.typ == "tool_use" {
-			b.kind, b.id, b.name = kindToolUse, string(st.id), internName(st.name)
+			b.kind, b.id, b.name = blockKindToolUse, string(st.id), internName(st.name)
 		}
 		return m.addBlock(m.bd.index, b)
 	case "content_block_stop", "ping":
@@ -133,19 +133,19 @@ func (m *msgMerger) blockStart(ev *msgEvent) error {
 	b.id, b.name = cb.ID, cb.Name
 	switch cb.Type {
 	case "text":
-		b.kind, b.text = kindText, []byte(cb.Text)
+		b.kind, b.text = blockKindText, []byte(cb.Text)
 	case "tool_use":
-		b.kind = kindToolUse
+		b.kind = blockKindToolUse
 		var c bytes.Buffer
 		if json.Compact(&c, cb.Input) == nil && c.Len() > 2 && c.Bytes()[0] == '{' {
 			b.start = c.Bytes()
 		}
 	case "thinking":
-		b.kind, b.text, b.signature = kindThinking, []byte(cb.Thinking), cb.Signature
+		b.kind, b.text, b.signature = blockKindThinking, []byte(cb.Thinking), cb.Signature
 	case "redacted_thinking":
-		b.kind, b.data = kindRedacted, cb.Data
+		b.kind, b.data = blockKindRedacted, cb.Data
 	default:
-		b.kind = kindOther
+		b.kind = blockKindOther
 	}
 	return m.addBlock(*ev.Index, b)
 }
@@ -207,14 +207,14 @@ func (m *msgMerger) delta(d *blockDelta) error {
 		return append(dst, d.value...)
 	}
 	switch {
-	case d.typ == deltaText && b.kind == kindText:
+	case d.typ == msgDeltaText && b.kind == blockKindText:
 		b.text = add(b.text)
-	case d.typ == deltaInputJSON && b.kind == kindToolUse:
+	case d.typ == msgDeltaInputJSON && b.kind == blockKindToolUse:
 		b.deltas = true
 		b.args = add(b.args)
-	case d.typ == deltaThinking && b.kind == kindThinking:
+	case d.typ == msgDeltaThinking && b.kind == blockKindThinking:
 		b.text = add(b.text)
-	case d.typ == deltaSignature && b.kind == kindThinking:
+	case d.typ == msgDeltaSignature && b.kind == blockKindThinking:
 		b.signature = string(add([]byte(b.signature)))
 	}
 	// Other delta types (citations_delta, a server tool's input) are not
@@ -227,16 +227,16 @@ func (m *msgMerger) delta(d *blockDelta) error {
 func decodedDelta(ev *msgEvent, d *blockDelta) bool {
 	*d = blockDelta{index: *ev.Index, typ: ev.Delta.Type}
 	switch ev.Delta.Type {
-	case deltaText:
+	case msgDeltaText:
 		d.value = []byte(ev.Delta.Text)
-	case deltaInputJSON:
+	case msgDeltaInputJSON:
 		if ev.Delta.PartialJSON == nil {
 			return false
 		}
 		d.value = []byte(*ev.Delta.PartialJSON)
-	case deltaThinking:
+	case msgDeltaThinking:
 		d.value = []byte(ev.Delta.Thinking)
-	case deltaSignature:
+	case msgDeltaSignature:
 		d.value = []byte(ev.Delta.Signature)
 	default:
 		return false
@@ -279,13 +279,13 @@ func (m *msgMerger) turn() *Turn {
 	slices.Sort(indexes)
 	size := 0
 	for _, b := range m.blocks {
-		if b.kind == kindToolUse && b.deltas {
+		if b.kind == blockKindToolUse && b.deltas {
 			size += len(b.args)
 		}
 	}
 	all := make([]byte, 0, size)
 	for _, i := range indexes {
-		if b := m.blocks[i]; b.kind == kindToolUse && b.deltas {
+		if b := m.blocks[i]; b.kind == blockKindToolUse && b.deltas {
 			all = append(all, b.args...)
 		}
 	}
@@ -294,13 +294,13 @@ func (m *msgMerger) turn() *Turn {
 	for _, i := range indexes {
 		b := m.blocks[i]
 		switch b.kind {
-		case kindText:
+		case blockKindText:
 			text = append(text, b.text...)
-		case kindThinking:
+		case blockKindThinking:
 			t.Thinking = append(t.Thinking, Thinking{Type: ThinkingText, Text: string(b.text), Signature: b.signature})
-		case kindRedacted:
+		case blockKindRedacted:
 			t.Thinking = append(t.Thinking, Thinking{Type: ThinkingRedacted, Data: b.data})
-		case kindToolUse:
+		case blockKindToolUse:
 			var args string
 			if b.deltas {
 				args, allArgs = allArgs[:len(b.args)], allArgs[len(b.args):]
@@ -320,7 +320,7 @@ func (m *msgMerger) turn() *Turn {
 func (m *msgMerger) toolBlocks() int {
 	n := 0
 	for _, b := range m.blocks {
-		if b.kind == kindToolUse {
+		if b.kind == blockKindToolUse {
 			n++
 		}
 	}

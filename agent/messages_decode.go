@@ -79,9 +79,9 @@ func fromWire(t wireTurn) []Message {
 		for _, b := range t.Content {
 			switch b.Type {
 			case ThinkingText:
-				m.Thinking = append(m.Thinking, Thinking{Type: ThinkingText, Text: deref(b.Thinking), Signature: deref(b.Signature)})
+				m.Thinking = append(m.Thinking, Thinking{Type: ThinkingText, Text: strOf(b.Thinking), Signature: strOf(b.Signature)})
 			case ThinkingRedacted:
-				m.Thinking = append(m.Thinking, Thinking{Type: ThinkingRedacted, Data: deref(b.Data)})
+				m.Thinking = append(m.Thinking, Thinking{Type: ThinkingRedacted, Data: strOf(b.Data)})
 			case blockToolUse:
 				args := "{}"
 				var c bytes.Buffer
@@ -123,7 +123,7 @@ func joinText(blocks []wireBlock) string {
 	return strings.Join(parts, "\n\n")
 }
 
-func deref(s *string) string {
+func strOf(s *string) string {
 	if s == nil {
 		return ""
 	}

@@ -4,10 +4,10 @@ import "unicode/utf8"
 
 // Delta types of content_block_delta that the merger reads.
 const (
-	deltaText      = "text_delta"
-	deltaInputJSON = "input_json_delta"
-	deltaThinking  = "thinking_delta"
-	deltaSignature = "signature_delta"
+	msgDeltaText      = "text_delta"
+	msgDeltaInputJSON = "input_json_delta"
+	msgDeltaThinking  = "thinking_delta"
+	msgDeltaSignature = "signature_delta"
 )
 
 // The members the fast path knows, for the case-folding check of
@@ -224,14 +224,14 @@ func (s *scanner) deltaObject(d *blockDelta) bool {
 		}
 	}
 	switch string(typ) {
-	case deltaText:
-		d.typ = deltaText
-	case deltaInputJSON:
-		d.typ = deltaInputJSON
-	case deltaThinking:
-		d.typ = deltaThinking
-	case deltaSignature:
-		d.typ = deltaSignature
+	case msgDeltaText:
+		d.typ = msgDeltaText
+	case msgDeltaInputJSON:
+		d.typ = msgDeltaInputJSON
+	case msgDeltaThinking:
+		d.typ = msgDeltaThinking
+	case msgDeltaSignature:
+		d.typ = msgDeltaSignature
 	default:
 		return false
 	}
@@ -242,25 +242,12 @@ func (s *scanner) deltaObject(d *blockDelta) bool {
 // deltaMember is the member a delta type carries its text in.
 func deltaMember(typ string) string {
 	switch typ {
-	case deltaText:
+	case msgDeltaText:
 		return "text"
-	case deltaInputJSON:
+	case msgDeltaInputJSON:
 		return "partial_json"
-	case deltaThinking:
+	case msgDeltaThinking:
 		return "thinking"
 	}
 	return "signature"
-}
-
-// plainString reads a string without escapes or non-ASCII bytes and returns
-// its text without the quotes.
-func (s *scanner) plainString() ([]byte, bool) {
-	if s.peek() != '"' {
-		return nil, false
-	}
-	lit, plain, ok := s.str()
-	if !ok || !plain {
-		return nil, false
-	}
-	return lit[1 : len(lit)-1], true
 }

@@ -6,13 +6,16 @@ import (
 )
 
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
-// prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
+// prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}],"warnings":[..]}
+// ("warnings" only when the merger reported any; "thinking":[{"type","text","signature","data"}]
+// only when the turn has reasoning blocks, as Messages streams do).
 type Summary struct {
 	Text         string            `json:"text"`
 	FinishReason string            `json:"finish_reason"`
 	ToolTurn     bool              `json:"tool_turn"`
 	ToolCalls    []SummaryCall     `json:"tool_calls"`         // [] when none
-	Thinking     []SummaryThinking `json:"thinking,omitempty"` // Messages only
+	Warnings     []string          `json:"warnings,omitempty"` // left out when none
+	Thinking     []SummaryThinking `json:"thinking,omitempty"` // left out when none
 }
 
 // SummaryThinking is one reasoning block in a Summary.
@@ -32,7 +35,7 @@ type SummaryCall struct {
 
 // Summary returns the turn's merge view.
 func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}}
+	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
 		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/dnaeon/go-vcr/v2/cassette"
+
+	"github.com/agentvcr/agentvcr/tools"
 )
 
 // A Recording is what the first request of a cassette says about the
@@ -57,4 +59,13 @@ func ReadRecording(path string) (Recording, error) {
 	u.Path = strings.TrimSuffix(u.Path, "/chat/completions")
 	rec.BaseURL = u.String()
 	return rec, nil
+}
+
+// CassetteFile is the file name of a cassette in a locale: <name>.yaml for
+// zh, <name>.en.yaml for en.
+func CassetteFile(name string, lang tools.Lang) string {
+	if lang == tools.EN {
+		return name + ".en.yaml"
+	}
+	return name + ".yaml"
 }

@@ -49,54 +49,51 @@
 //
 // ParseSSE and FormatSSE read and write SSE framing without interpreting
 // data. Quirks lists the transforms that turn one clean chat-completions
-// stream into the broken shapes real gateways send (research/quirks.md);
-// each is Benign when a correct accumulator merges it into the same turn.
+// stream into the broken shapes real gateways send (the README's quirk
+// catalog says where each was seen); each is Benign when a correct
+// accumulator merges it into the same turn.
 // Only the chunks a transform edits are re-encoded, in their original key
 // order. ApplyQuirkToCassette applies a quirk to every SSE response of a
 // cassette, renaming dropped call ids in the requests that follow. The
-// goldens in testdata/quirks are rewritten by go test ./harness -update.//
-// # Scripted gateway and sandbox (gateway.go, gateway_stream.go, script.go, scripts.go, sandbox.go)
+// goldens in testdata/quirks are rewritten by go test ./harness -update.
+//
+// # Scripted gateway (gateway.go, gateway_stream.go, script.go)
 //
 // Gateway is the project's stand-in for an OpenAI-compatible gateway on
 // loopback: POST /v1/chat/completions with "stream": true, answered from a
 // Script picked by the request's "model"; reply N answers the request that
 // carries N-1 assistant messages, so the gateway keeps no state. It checks
 // the message invariants (agent.CheckMessages) on every request and answers
-// 400 to one that breaks them, as a real gateway does. Scripts returns the
-// base scripts (demo, demo_bad_args, demo_unknown_tool, parallel,
-// read_generated) the base cassettes are recorded from; ErrorScripts
-// (http_429, http_500, http_503) answer with HTTP errors. The gateway is never presented as a live model.
+// 400 to one that breaks them, as a real gateway does. ErrorScripts
+// (http_429, http_500, http_503) answer with HTTP errors. The scripts of the
+// demo's conversations, and the sandbox repository they talk about, are in
+// package demo. The gateway is never presented as a live model.
 //
-// WriteSandbox writes the embedded demo repository: src/calc.js with the
-// a / b bug, test/calc.test.js that catches it, node_modules/, dist/ and
-// .git/ that the tools skip, and GeneratedFile (~38,000 characters).
 // SSEFiles serves raw SSE files as the model's turns, in order.
 //
-// # Scenario commands
+// # Server (server.go, server_stream.go, server_fault.go, server_replies.go, server_router.go)
 //
-// The scenarios (../scenarios/*.txtar) are testscript scripts. Besides
-// testscript's own commands they have these, each run in-process:
+// Server is the one OpenAI-compatible HTTP server: agentvcr serve, agentvcr
+// conform and the tests all use it. It answers POST /v1/chat/completions
+// and GET /v1/models on the plain base URL and on scenario-scoped ones,
+// /s/<case>/v1, because an agent can always set a base URL but often not a
+// header. Its seam is Route: a function from the case name ("" for the
+// plain URL) to a *Route, whose Reply func answers one ServeRequest (model,
+// turn, body) with a ServeReply (status, headers, bytes). CassetteRouter
+// routes to cassettes ("<name>", "<name>~<quirk>"), answering with Replies
+// by canonical body (MatchBody, the replay's matcher) or by turn
+// (MatchTurn: the reply recorded for the request carrying as many
+// assistant messages); a conformance runner plugs in its own Reply.
 //
-//   - agent [flags] [PROMPT]: agentvcr run, in the script's folder and environment
-//   - merge FILE: agentvcr merge
-//   - tool [flags] NAME [ARGS]: agentvcr tool
-//   - selftest: agentvcr selftest
-//   - sandbox DIR: write the demo repository into DIR
-//   - runecount FILE: print FILE's length in runes
-//   - quirk [-seed N] NAME IN OUT: apply a quirk to an SSE file or a .yaml cassette
-//   - gateway [-key KEY] [-lang zh|en]: start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)
-//   - genfile [-kind text|oneline|binary|badutf8] PATH N: write a generated file (N runes, bytes or lines)
-//   - mkfifo PATH: make a named pipe with no writer
-//
-// # Scenario flags
-//
-// go test ./scenarios -update rewrites the golden sections (cmp's second
-// argument) inside the txtar files. go test ./scenarios -record re-records
-// the cassettes the scenarios replay against the gateway named by
-// OPENAI_BASE_URL, OPENAI_API_KEY and AGENTVCR_MODEL; it is refused when
-// CI=true. Each `agent -cassette X` becomes a live run recorded where X came
-// from: a .yaml file inside the scenario is written back into the txtar, an
-// embedded NAME goes to cassettes/NAME.yaml (recorded on a fresh sandbox
-// unless -C is given). Commands with -inject or -sse keep replaying: no live
-// model reproduces them.
+// The server keeps no conversation state: each request is answered on its
+// own, an interaction as often as it is asked for, by any number of
+// clients at once. SSE replies are written event by event (SplitEvents),
+// each flushed, with Route.Pace before each; a Route.Rechunk cuts them
+// into its pieces instead. A Reply error answers 404 with the error's
+// message (a *MissError carries the replay's diff) and goes to Log.
+// Route.Fault breaks replies on the recorded bytes: 429 with Retry-After
+// on a request's first attempt (the same body then gets the real reply),
+// 500, a stall after N events until the client goes, a reset (connection
+// closed after N events), an error event after N events inside the 200
+// stream. Journal receives one JSON line per request (JournalEntry).
 package harness

@@ -50,8 +50,8 @@ func (g *Gateway) Start() (baseURL string, stop func()) {
 	return srv.URL + "/v1", srv.Close
 }
 
-// Requests is how many requests the gateway has received.
-func (g *Gateway) Requests() int {
+// received is how many requests the gateway has received.
+func (g *Gateway) received() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.requests

@@ -11,10 +11,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/tools"
 )
 
 const gatewayKey = "sk-test-gateway-0123456789"
+
+// testScripts are the gateway's scripts in these tests: "demo" (text and a
+// glob call, then a grep call) and "parallel" (two calls in one turn). The
+// demo package holds the real conversations.
+func testScripts() []Script {
+	glob := ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
+	grep := ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
+	return []Script{
+		{Name: "demo", Replies: []Reply{{Text: "先看看仓库里有哪些 JS 文件。", Calls: []ScriptCall{glob}}, {Calls: []ScriptCall{grep}}}},
+		{Name: "parallel", Replies: []Reply{{Calls: []ScriptCall{glob, grep}}}},
+	}
+}
 
 // chat posts a chat-completions request to the gateway and returns the
 // status and body.
@@ -44,11 +55,11 @@ func chat(t *testing.T, base, key string, body any) (int, string) {
 }
 
 func TestGatewayRepliesByConversationState(t *testing.T) {
-	gw := NewGateway(gatewayKey, Scripts(tools.ZH)...)
+	gw := NewGateway(gatewayKey, testScripts()...)
 	base, stop := gw.Start()
 	defer stop()
 	msgs := []agent.Message{{Role: "user", Content: "hi"}}
-	status, body := chat(t, base, gatewayKey, map[string]any{"model": ScriptDemo, "messages": msgs, "stream": true})
+	status, body := chat(t, base, gatewayKey, map[string]any{"model": "demo", "messages": msgs, "stream": true})
 	if status != http.StatusOK {
 		t.Fatalf("status %d: %s", status, body)
 	}
@@ -56,7 +67,7 @@ func TestGatewayRepliesByConversationState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Scripts(tools.ZH)[0].Replies[0]
+	want := testScripts()[0].Replies[0]
 	if turn.Text != want.Text || len(turn.ToolCalls) != 1 || turn.ToolCalls[0].Function.Arguments != want.Calls[0].Arguments || turn.FinishReason != "tool_calls" {
 		t.Errorf("first reply merged to %+v, want the script's first reply %+v", turn, want)
 	}
@@ -64,7 +75,7 @@ func TestGatewayRepliesByConversationState(t *testing.T) {
 	msgs = append(msgs,
 		agent.Message{Role: "assistant", ToolCalls: turn.ToolCalls},
 		agent.Message{Role: "tool", ToolCallID: turn.ToolCalls[0].ID, Content: "main.js"})
-	_, body = chat(t, base, gatewayKey, map[string]any{"model": ScriptDemo, "messages": msgs, "stream": true})
+	_, body = chat(t, base, gatewayKey, map[string]any{"model": "demo", "messages": msgs, "stream": true})
 	turn, err = agent.MergeStream(strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -72,13 +83,13 @@ func TestGatewayRepliesByConversationState(t *testing.T) {
 	if got := turn.ToolCalls[0].Function.Name; got != "grep" {
 		t.Errorf("second reply calls %q, want grep", got)
 	}
-	if n := gw.Requests(); n != 2 {
-		t.Errorf("Requests() = %d, want 2", n)
+	if n := gw.received(); n != 2 {
+		t.Errorf("received() = %d, want 2", n)
 	}
 }
 
 func TestGatewayRefusals(t *testing.T) {
-	gw := NewGateway(gatewayKey, append(Scripts(tools.ZH), ErrorScripts()...)...)
+	gw := NewGateway(gatewayKey, append(testScripts(), ErrorScripts()...)...)
 	base, stop := gw.Start()
 	defer stop()
 	user := []agent.Message{{Role: "user", Content: "hi"}}
@@ -90,12 +101,12 @@ func TestGatewayRefusals(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"no key", "", map[string]any{"model": ScriptDemo, "messages": user, "stream": true}, 401, "invalid_api_key"},
-		{"wrong key", "sk-wrong", map[string]any{"model": ScriptDemo, "messages": user, "stream": true}, 401, "invalid_api_key"},
-		{"not streaming", gatewayKey, map[string]any{"model": ScriptDemo, "messages": user}, 400, "invalid_request_error"},
+		{"no key", "", map[string]any{"model": "demo", "messages": user, "stream": true}, 401, "invalid_api_key"},
+		{"wrong key", "sk-wrong", map[string]any{"model": "demo", "messages": user, "stream": true}, 401, "invalid_api_key"},
+		{"not streaming", gatewayKey, map[string]any{"model": "demo", "messages": user}, 400, "invalid_request_error"},
 		{"body not JSON", gatewayKey, "not json", 400, "invalid_request_error"},
 		{"unknown model", gatewayKey, map[string]any{"model": "nosuch", "messages": user, "stream": true}, 404, "model_not_found"},
-		{"call without a result", gatewayKey, map[string]any{"model": ScriptDemo, "messages": orphan, "stream": true}, 400, "invalid_request_error"},
+		{"call without a result", gatewayKey, map[string]any{"model": "demo", "messages": orphan, "stream": true}, 400, "invalid_request_error"},
 		{"script exhausted", gatewayKey, map[string]any{"model": "http_429", "messages": append(orphan[:1:1], agent.Message{Role: "assistant", Content: "x"}), "stream": true}, 400, "invalid_request_error"},
 		{"scripted 429", gatewayKey, map[string]any{"model": "http_429", "messages": user, "stream": true}, 429, "scripted_error"},
 		{"scripted 503", gatewayKey, map[string]any{"model": "http_503", "messages": user, "stream": true}, 503, "scripted_error"},

@@ -13,8 +13,8 @@ import (
 	"github.com/dnaeon/go-vcr/v2/cassette"
 )
 
-// Redacted replaces every configured secret in a saved cassette.
-const Redacted = "REDACTED"
+// redacted replaces every configured secret in a saved cassette.
+const redacted = "REDACTED"
 
 // keptHeaders is the header allowlist, for requests and responses alike:
 // every other header (Authorization, Cookie, Set-Cookie, X-Api-Key,
@@ -72,7 +72,7 @@ func (c *Cassette) redactURL(raw string) string {
 	q := u.Query()
 	for k := range q {
 		if secretQueryParams[strings.ToLower(k)] {
-			q[k] = []string{Redacted}
+			q[k] = []string{redacted}
 		}
 	}
 	u.RawQuery = q.Encode()
@@ -85,7 +85,7 @@ func (c *Cassette) scrub(s string) string {
 	secrets := c.secrets()
 	sort.Slice(secrets, func(a, b int) bool { return len(secrets[a]) > len(secrets[b]) })
 	for _, sec := range secrets {
-		s = strings.ReplaceAll(s, sec, Redacted)
+		s = strings.ReplaceAll(s, sec, redacted)
 	}
 	return s
 }

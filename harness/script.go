@@ -1,5 +1,7 @@
 package harness
 
+import "fmt"
+
 // A Script is the model's side of one conversation, played by the scripted
 // gateway: reply N answers the request that carries N-1 assistant messages.
 // The gateway is stateless; the conversation itself says where it stands.
@@ -42,4 +44,15 @@ func (r Reply) finishReason() string {
 	default:
 		return "stop"
 	}
+}
+
+// ErrorScripts answer their first request with an HTTP error, the way a
+// gateway refuses a request: http_429 (rate limited), http_500 and http_503.
+// They test what a live run shows; no cassette is recorded from them.
+func ErrorScripts() []Script {
+	var out []Script
+	for _, status := range []int{429, 500, 503} {
+		out = append(out, Script{Name: fmt.Sprintf("http_%d", status), Replies: []Reply{{Status: status}}})
+	}
+	return out
 }

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/agentvcr/agentvcr/tools"
 )
 
 func TestSSEFilesServesInOrderThenFails(t *testing.T) {
@@ -39,7 +37,7 @@ func TestSSEFilesServesInOrderThenFails(t *testing.T) {
 }
 
 func TestQuirkTransportBreaksLiveStreams(t *testing.T) {
-	base, stop := NewGateway("", Scripts(tools.ZH)...).Start()
+	base, stop := NewGateway("", testScripts()...).Start()
 	defer stop()
 	q, _ := QuirkByName("index_plus_1")
 	client := &http.Client{Transport: QuirkTransport(http.DefaultTransport, q, 1)}
@@ -64,7 +62,7 @@ func TestReadRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Recording{BaseURL: "http://scripted-gateway.agentvcr.test/v1", Model: "demo", Prompt: DemoPrompt(tools.ZH), Interactions: 4}
+	want := Recording{BaseURL: "http://scripted-gateway.agentvcr.test/v1", Model: "demo", Prompt: "帮我看看这个仓库，测试为什么红", Interactions: 4}
 	if rec != want {
 		t.Errorf("ReadRecording = %+v, want %+v", rec, want)
 	}

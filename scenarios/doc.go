@@ -4,8 +4,33 @@
 // shape was seen, plus the metamorphic test (every base cassette through
 // every benign quirk transform gives the clean transcript).
 //
-// go test ./scenarios runs them offline and in parallel; -update rewrites
-// the golden sections inside the txtar files; -record re-records the
-// cassettes they replay (refused when CI=true). The scenario commands are
-// documented in package harness.
+// go test ./scenarios runs them offline and in parallel.
+//
+// # Scenario commands
+//
+// The scenarios are testscript scripts. Besides testscript's own commands
+// they have these, each run in-process:
+//
+//   - agent [flags] [PROMPT]: agentvcr run, in the script's folder and environment
+//   - merge [FILE]: agentvcr merge
+//   - tool [flags] NAME [ARGS_JSON]: agentvcr tool
+//   - selftest: agentvcr selftest
+//   - sandbox DIR: write the demo repository into DIR
+//   - runecount FILE: print FILE's length in runes
+//   - quirk [-seed N] NAME IN OUT: apply a quirk to an SSE file, or to every stream of a .yaml cassette
+//   - gateway [-key KEY] [-lang zh|en]: start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)
+//   - genfile [-kind text|oneline|binary|badutf8] PATH N: write a generated file (N runes, bytes or lines)
+//   - mkfifo PATH: make a named pipe with no writer
+//
+// # Flags
+//
+// go test ./scenarios -update rewrites the golden sections (cmp's second
+// argument) inside the txtar files. go test ./scenarios -record re-records
+// the cassettes the scenarios replay against the gateway named by
+// OPENAI_BASE_URL, OPENAI_API_KEY and AGENTVCR_MODEL; it is refused when
+// CI=true. Each `agent -cassette X` becomes a live run recorded where X came
+// from: a .yaml file inside the scenario is written back into the txtar, an
+// embedded NAME goes to cassettes/NAME.yaml (recorded on a fresh sandbox
+// unless -C is given). Commands with -inject or -sse keep replaying: no live
+// model reproduces them.
 package scenarios

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,15 +19,15 @@ import (
 // text: N runes in lines of 80 (a CJK rune every 10th), oneline: N runes and
 // no newline, binary: N bytes with NULs, badutf8: N lines holding invalid
 // UTF-8 bytes. The content depends only on the kind and N.
-func cmdGenfile(ts *testscript.TestScript, neg bool, args []string) {
+func cmdGenfile(ts *testscript.TestScript, neg bool, args []string) error {
 	fs := flag.NewFlagSet("genfile", flag.ContinueOnError)
 	kind := fs.String("kind", "text", "text, oneline, binary or badutf8")
 	if neg || fs.Parse(args) != nil || fs.NArg() != 2 {
-		ts.Fatalf("usage: genfile [-kind text|oneline|binary|badutf8] PATH N")
+		return errUsage
 	}
 	n, err := strconv.Atoi(fs.Arg(1))
 	if err != nil || n < 0 {
-		ts.Fatalf("genfile: N must be a count, got %q", fs.Arg(1))
+		return fmt.Errorf("N must be a count, got %q", fs.Arg(1))
 	}
 	var b strings.Builder
 	switch *kind {
@@ -50,17 +51,19 @@ func cmdGenfile(ts *testscript.TestScript, neg bool, args []string) {
 			b.WriteString("line " + strconv.Itoa(i+1) + " \xff\xfe ok\n")
 		}
 	default:
-		ts.Fatalf("genfile: unknown kind %q", *kind)
+		return fmt.Errorf("unknown kind %q", *kind)
 	}
 	p := ts.MkAbs(fs.Arg(0))
-	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
-	ts.Check(os.WriteFile(p, []byte(b.String()), 0o644))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(b.String()), 0o644)
 }
 
 // cmdMkfifo makes a named pipe with no writer: mkfifo PATH.
-func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) error {
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: mkfifo PATH")
+		return errUsage
 	}
-	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+	return syscall.Mkfifo(ts.MkAbs(args[0]), 0o644)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -17,19 +18,22 @@ import (
 // With -key, requests must carry that key (a wrong one gets a 401) and
 // OPENAI_API_KEY is set to it. The script's models are the base script
 // names (demo, demo_bad_args, ...).
-func cmdGateway(ts *testscript.TestScript, neg bool, args []string) {
+func cmdGateway(ts *testscript.TestScript, neg bool, args []string) error {
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	key := fs.String("key", "", "the key the gateway requires")
 	lang := fs.String("lang", "zh", "the locale of the scripts")
 	if neg || fs.Parse(args) != nil || fs.NArg() != 0 {
-		ts.Fatalf("usage: gateway [-key KEY] [-lang zh|en]")
+		return errUsage
 	}
 	l, err := tools.ParseLang(*lang)
-	ts.Check(err)
-	url, stop := harness.NewGateway(*key, append(harness.Scripts(l), harness.ErrorScripts()...)...).Start()
+	if err != nil {
+		return err
+	}
+	url, stop := harness.NewGateway(*key, append(demo.Scripts(l), harness.ErrorScripts()...)...).Start()
 	ts.Defer(stop)
 	ts.Setenv("OPENAI_BASE_URL", url)
 	if *key != "" {
 		ts.Setenv("OPENAI_API_KEY", *key)
 	}
+	return nil
 }

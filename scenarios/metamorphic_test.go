@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
@@ -21,17 +21,7 @@ import (
 // runCLI runs one agentvcr command line in dir with the given environment
 // and returns its exit code, stdout and stderr.
 func runCLI(dir string, vars map[string]string, transport http.RoundTripper, args ...string) (int, string, string) {
-	var stdout, stderr bytes.Buffer
-	env := cli.Env{
-		Dir:       dir,
-		Getenv:    func(k string) string { return vars[k] },
-		Stdin:     strings.NewReader(""),
-		Stdout:    &stdout,
-		Stderr:    &stderr,
-		Transport: transport,
-	}
-	code := cli.Main(env, args)
-	return code, stdout.String(), stderr.String()
+	return cli.Capture(cli.Env{Dir: dir, Getenv: cli.Vars(vars), Transport: transport}, args...)
 }
 
 // TestMetamorphicBenignQuirks replays every base cassette through every
@@ -40,7 +30,7 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
-		for _, script := range harness.Scripts(lang) {
+		for _, script := range demo.Scripts(lang) {
 			file := harness.CassetteFile(script.Name, lang)
 			base, err := fs.ReadFile(cassettes.FS, file)
 			if err != nil {
@@ -50,7 +40,7 @@ func TestMetamorphicBenignQuirks(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
 				ws := filepath.Join(dir, "ws")
-				if err := harness.WriteSandbox(ws); err != nil {
+				if err := demo.WriteSandbox(ws); err != nil {
 					t.Fatal(err)
 				}
 				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", script.Name, "-C", ws, "-rechunk", "whole")
@@ -103,13 +93,13 @@ func TestMetamorphicBadArgs(t *testing.T) {
 		t.Fatal("bad_args quirk missing or marked benign")
 	}
 	const key = "sk-test-metamorphic-0123456789"
-	url, stop := harness.NewGateway(key, harness.Scripts(tools.ZH)...).Start()
+	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
 	t.Cleanup(stop) // parallel subtests run after this function returns
-	for _, script := range harness.Scripts(tools.ZH) {
+	for _, script := range demo.Scripts(tools.ZH) {
 		t.Run(script.Name, func(t *testing.T) {
 			t.Parallel()
 			ws := t.TempDir()
-			if err := harness.WriteSandbox(ws); err != nil {
+			if err := demo.WriteSandbox(ws); err != nil {
 				t.Fatal(err)
 			}
 			transport := harness.QuirkTransport(http.DefaultTransport, q, 1)

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 
@@ -16,15 +17,15 @@ import (
 //
 // IN is a raw SSE file, or a go-vcr cassette when it ends in .yaml (every
 // SSE response in it is transformed). OUT is written.
-func cmdQuirk(ts *testscript.TestScript, neg bool, args []string) {
+func cmdQuirk(ts *testscript.TestScript, neg bool, args []string) error {
 	fs := flag.NewFlagSet("quirk", flag.ContinueOnError)
 	seed := fs.Int64("seed", 1, "the seed of the transform's choices")
 	if neg || fs.Parse(args) != nil || fs.NArg() != 3 {
-		ts.Fatalf("usage: quirk [-seed N] NAME IN OUT")
+		return errUsage
 	}
 	q, ok := harness.QuirkByName(fs.Arg(0))
 	if !ok {
-		ts.Fatalf("no quirk named %q", fs.Arg(0))
+		return fmt.Errorf("no quirk named %q", fs.Arg(0))
 	}
 	in := []byte(ts.ReadFile(fs.Arg(1)))
 	var (
@@ -36,6 +37,8 @@ func cmdQuirk(ts *testscript.TestScript, neg bool, args []string) {
 	} else {
 		out, err = q.Apply(in, *seed)
 	}
-	ts.Check(err)
-	ts.Check(os.WriteFile(ts.MkAbs(fs.Arg(2)), out, 0o644))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(ts.MkAbs(fs.Arg(2)), out, 0o644)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -19,7 +20,7 @@ import (
 // they came from, without the key, and the transcript is the live one.
 func TestRecordMode(t *testing.T) {
 	const key = "sk-test-record-mode-0123456789"
-	url, stop := harness.NewGateway(key, harness.Scripts(tools.ZH)...).Start()
+	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
 	defer stop()
 
 	dir, cassetteDir := t.TempDir(), t.TempDir()
@@ -31,18 +32,18 @@ func TestRecordMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	demo := txtar.Parse(want)
+	acceptDemo := txtar.Parse(want)
 	script := &txtar.Archive{
 		Comment: []byte("# re-records rec.yaml (in this file) and the embedded demo cassette\n" +
 			"sandbox ws\nagent -C ws -cassette rec.yaml\ncmp stdout want\nagent -cassette demo\ncmp stdout want\n" +
 			"agent -inject bad_args\n"),
-		Files: []txtar.File{{Name: "rec.yaml", Data: old}, {Name: "want", Data: demo.Files[0].Data}},
+		Files: []txtar.File{{Name: "rec.yaml", Data: old}, {Name: "want", Data: acceptDemo.Files[0].Data}},
 	}
 	path := filepath.Join(dir, "harness_rec.txtar")
 	if err := os.WriteFile(path, txtar.Format(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := suite{dir: dir, record: &recording{baseURL: url, key: key, model: harness.ScriptDemo, cassetteDir: cassetteDir}}
+	s := suite{dir: dir, record: &recording{baseURL: url, key: key, model: demo.ScriptDemo, cassetteDir: cassetteDir}}
 	// testscript runs scripts as parallel subtests: t.Run waits for them.
 	t.Run("record", func(t *testing.T) { testscript.Run(t, s.params()) })
 

@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/demo"
 )
 
 // recording is where go test ./scenarios -record records from and to.
@@ -48,7 +48,7 @@ func (r *recording) args(ts *testscript.TestScript, script string, args []string
 			if !slices.Contains(args, "-C") {
 				// An embedded cassette replays on the sandbox: record on one too.
 				sandbox := ts.MkAbs(".sandbox-" + strings.ReplaceAll(name, "/", "_"))
-				ts.Check(harness.WriteSandbox(sandbox))
+				ts.Check(demo.WriteSandbox(sandbox))
 				out = append(out, "-C", sandbox)
 			}
 			continue

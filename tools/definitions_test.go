@@ -2,17 +2,15 @@ package tools
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/agentvcr/agentvcr/internal/golden"
+)
 
 // TestDefinitionsGolden keeps every name, description and schema sent to the
 // model in a golden file: any edit shows up in review (and breaks cassettes).
@@ -25,18 +23,7 @@ func TestDefinitionsGolden(t *testing.T) {
 		}
 		got = append(got, '\n')
 		path := "testdata/definitions." + string(lang) + ".golden.json"
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s (-golden +got; rerun with -update and read the diff):\n%s", path, diff)
-		}
+		golden.Check(t, path, got)
 	}
 }
 

@@ -24,6 +24,6 @@
 //     os.Root, and only regular files are opened. Memory is bounded by what a
 //     tool returns, whatever the size of a file.
 //   - Every model-facing text exists in the two locales, zh (default,
-//     SPEC.md's exact strings) and en: texts_zh.go and texts_en.go. The
+//     the lesson's exact strings) and en: texts_zh.go and texts_en.go. The
 //     definitions as sent to the model are kept in testdata/definitions.*.golden.json.
 package tools

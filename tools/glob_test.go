@@ -1,12 +1,15 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -133,6 +136,104 @@ func TestMatchParts(t *testing.T) {
 		got := matchParts(collapseStars(strings.Split(tt.pattern, "/")), strings.Split(tt.path, "/"))
 		if got != tt.want {
 			t.Errorf("%s: match(%q, %q) = %v, want %v", tt.reason, tt.pattern, tt.path, got, tt.want)
+		}
+	}
+}
+
+// deepTree makes a workspace holding one chain of depth folders named a,
+// with a file named file in the root and in every folder of the chain, and
+// returns it with the files' paths from the top down.
+func deepTree(t *testing.T, depth int, file string) (*Workspace, []string) {
+	t.Helper()
+	ws, _ := newWorkspace(t, nil)
+	var paths []string
+	dir := ""
+	for i := 0; ; i++ {
+		p := dir + file
+		if err := os.WriteFile(filepath.Join(ws.Root(), filepath.FromSlash(p)), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		if i == depth {
+			break
+		}
+		dir += "a/"
+		if err := os.Mkdir(filepath.Join(ws.Root(), filepath.FromSlash(dir)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws, paths
+}
+
+// finishes runs f and fails the test if it has not returned within a minute
+// (or before the test's own deadline): a matcher that backtracks over the
+// ways "**" can split a path runs for hours on these inputs.
+func finishes[T any](t *testing.T, f func() T) T {
+	t.Helper()
+	wait := time.Minute
+	if d, ok := t.Deadline(); ok && time.Until(d)/2 < wait {
+		wait = time.Until(d) / 2
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v
+	case <-time.After(wait):
+		t.Fatalf("still running after %v", wait)
+		panic("unreachable")
+	}
+}
+
+func TestGlobManyStarsTakeLinearTime(t *testing.T) {
+	sixAs := "**/a/**/a/**/a/**/a/**/a/**/a/"
+	tests := []struct {
+		reason  string
+		depth   int
+		file    string
+		pattern string
+		want    func(paths []string) []string
+	}{
+		{"six ** around a, 60 folders deep: every x under at least six folders", 60, "x", sixAs + "x",
+			func(p []string) []string { return p[6:] }},
+		{"six ** around a, a file name that never matches", 60, "y", sixAs + "x",
+			func([]string) []string { return nil }},
+		{"**/*/ ten times on a 32-deep tree: files under at least nine folders", 32, "f", strings.Repeat("**/*/", 10),
+			func(p []string) []string { return p[9:] }},
+	}
+	for _, tt := range tests {
+		ws, paths := deepTree(t, tt.depth, tt.file)
+		r := Default(ws, EN)
+		matched := tt.want(paths)
+		slices.Sort(matched) // path order: "a/" sorts before "f"
+		want := strings.Join(matched, "\n")
+		if want == "" {
+			want = fmt.Sprintf("No files match %q. Files in the workspace: %d in all (not counting node_modules, .git and dist).", tt.pattern, len(paths))
+		}
+		got := finishes(t, func() Result {
+			return r.Execute(context.Background(), Call{Name: "glob", Arguments: fmt.Sprintf(`{"pattern":%q}`, tt.pattern)})
+		})
+		if diff := cmp.Diff(want, got.Content); diff != "" {
+			t.Errorf("glob, %s (-want +got):\n%s", tt.reason, diff)
+		}
+
+		// The same pattern as grep's glob parameter: every file holds "x".
+		var hits []string
+		for _, p := range matched {
+			hits = append(hits, p+":1:x")
+		}
+		if len(hits) > grepMaxHits {
+			hits = append(hits[:grepMaxHits], fmt.Sprintf(enTexts.grepMoreF, grepMaxHits))
+		}
+		want = strings.Join(hits, "\n")
+		if want == "" {
+			want = fmt.Sprintf("No lines match \"x\" (files searched: 0, those matching %q).", tt.pattern)
+		}
+		got = finishes(t, func() Result {
+			return r.Execute(context.Background(), Call{Name: "grep", Arguments: fmt.Sprintf(`{"pattern":"x","glob":%q}`, tt.pattern)})
+		})
+		if diff := cmp.Diff(want, got.Content); diff != "" {
+			t.Errorf("grep, %s (-want +got):\n%s", tt.reason, diff)
 		}
 	}
 }

@@ -89,42 +89,60 @@ func (g globPattern) match(rel string) bool {
 // mayContain reports whether a folder (relative to g.dir) can hold a match,
 // so walks skip folders the pattern can never reach.
 func (g globPattern) mayContain(rel string) bool {
-	names := strings.Split(rel, "/")
-	for i, name := range names {
-		if i >= len(g.parts) {
-			return false
-		}
-		if g.parts[i] == "**" {
-			return true
-		}
-		if ok, _ := path.Match(g.parts[i], name); !ok {
-			return false
+	states := runParts(g.parts, strings.Split(rel, "/"))
+	for p := range len(g.parts) {
+		if states[p] {
+			return true // a component is left to match below the folder
 		}
 	}
-	return len(g.parts) > len(names)
+	return false
 }
 
+// matchParts reports whether names match parts whole.
 func matchParts(parts, names []string) bool {
-	for len(parts) > 0 {
-		if parts[0] == "**" {
-			rest := parts[1:]
-			if len(rest) == 0 {
-				return true
+	return runParts(parts, names)[len(parts)]
+}
+
+// runParts runs the pattern as an automaton over names. Its states are the
+// positions in parts (len(parts) means all matched): "**" keeps its state on
+// any name and also stands for no folder at all; any other component moves
+// one state on when path.Match accepts the name. The set of live states is
+// carried from name to name, so the time is len(names) x len(parts) calls of
+// path.Match, never a search over the ways "**" can split the path (which
+// grows exponentially with the number of "**").
+func runParts(parts, names []string) []bool {
+	cur := make([]bool, len(parts)+1)
+	next := make([]bool, len(parts)+1)
+	cur[0] = true
+	closeStars(parts, cur)
+	for _, name := range names {
+		clear(next)
+		live := false
+		for p, on := range cur[:len(parts)] {
+			if !on {
+				continue
 			}
-			for i := 0; i < len(names); i++ {
-				if matchParts(rest, names[i:]) {
-					return true
-				}
+			if parts[p] == "**" {
+				next[p], live = true, true
+			} else if ok, _ := path.Match(parts[p], name); ok {
+				next[p+1], live = true, true
 			}
-			return false
 		}
-		if len(names) == 0 {
-			return false
+		if !live {
+			return next
 		}
-		if ok, _ := path.Match(parts[0], names[0]); !ok {
-			return false
-		}
-		parts, names = parts[1:], names[1:]
+		closeStars(parts, next)
+		cur, next = next, cur
 	}
-	return len(names) == 0
+	return cur
+}
+
+// closeStars adds, for every live "**", the state after it ("**" matching no
+// folder).
+func closeStars(parts []string, states []bool) {
+	for p, part := range parts {
+		if states[p] && part == "**" {
+			states[p+1] = true
+		}
+	}
 }

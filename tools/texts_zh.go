@@ -1,7 +1,7 @@
 package tools
 
 // zhTexts is the default locale. The unknown-tool text and the truncation note
-// are SPEC.md's exact strings.
+// are the lesson's exact strings.
 var zhTexts = catalog{
 	unknownToolF: "没有名为 %s 的工具。可用的工具是：%s",
 	noToolsF:     "没有名为 %s 的工具。现在没有任何可用的工具。",

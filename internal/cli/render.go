@@ -46,7 +46,7 @@ func (r renderer) event(e agent.Event) {
 	switch e.Kind {
 	case agent.KindText:
 		if text := strings.TrimSpace(e.Text); text != "" {
-			fmt.Fprintln(r.w, text)
+			fmt.Fprintln(r.w, visible(text))
 		}
 	case agent.KindCall:
 		r.line(ansiDim, fmt.Sprintf("⚙ %s(%s)", e.Call.Name, cut(oneLine(e.Call.Arguments), cardArgsRunes)))
@@ -74,8 +74,9 @@ func (r renderer) fedBack(res *agent.EventResult) string {
 	return fmt.Sprintf("回灌 %d 字符", res.Chars)
 }
 
-// line prints s, coloured when the renderer may.
+// line prints s, its controls made visible, coloured when the renderer may.
 func (r renderer) line(colour, s string) {
+	s = visible(s)
 	if r.color {
 		s = colour + s + ansiReset
 	}

@@ -9,14 +9,15 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
 // injections maps -inject kinds to the demo variant cassette with that fault.
 var injections = map[string]string{
-	"bad_args":     harness.ScriptBadArgs,
-	"unknown_tool": harness.ScriptUnknownTool,
+	"bad_args":     demo.ScriptBadArgs,
+	"unknown_tool": demo.ScriptUnknownTool,
 }
 
 // openReplay opens the cassette the flags name for replay and reads what it
@@ -33,7 +34,7 @@ func openReplay(env Env, f runFlags, lang tools.Lang, rc harness.Rechunk) (*harn
 		name = variant
 	}
 	if name == "" {
-		name = harness.ScriptDemo
+		name = demo.ScriptDemo
 	}
 	path, remove, err := cassettePath(env, name, lang)
 	if err != nil {
@@ -64,7 +65,7 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	if err != nil {
 		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
 	}
-	dir, err := os.MkdirTemp("", "agentvcr-cassette-")
+	dir, err := env.mkdirTemp("agentvcr-cassette-")
 	if err != nil {
 		return "", nil, err
 	}

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -45,6 +46,8 @@ type runFlags struct {
 	json                                                         bool
 	maxTurns                                                     int
 	seed                                                         int64
+	headerTimeout, idleTimeout                                   time.Duration
+	retries                                                      int
 }
 
 // listFlag is a repeatable string flag.
@@ -74,6 +77,9 @@ func cmdRun(env Env, args []string) int {
 	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "stop after `N` requests")
 	fs.StringVar(&f.rechunk, "rechunk", "random", "replay: how bodies reach the SSE reader: whole, bytes, boundaries or random")
 	fs.Int64Var(&f.seed, "seed", 1, "replay: seed of -rechunk random")
+	fs.DurationVar(&f.headerTimeout, "header-timeout", agent.DefaultHeaderTimeout, "live: give up on a request without response headers after `D` (connecting included; 0: never)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", agent.DefaultIdleTimeout, "live: give up on a stream silent for `D` between events (0: never)")
+	fs.IntVar(&f.retries, "retries", agent.DefaultRetries, "live: retry a request `N` times after 429, 5xx, a header timeout or a connection error, before any event")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -85,7 +91,20 @@ func cmdRun(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
 		return 2
 	}
+	env.temps = &tempDirs{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signalled, stop := watchSignals(env, cancel)
+	defer stop()
 	s, err := newSession(env, f, lang, strings.Join(fs.Args(), " "))
+	if sig := signalled(); sig != nil {
+		if err == nil {
+			err = s.finish(context.Canceled)
+		}
+		env.temps.removeAll()
+		fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s)\n", signalName(sig))
+		return exitCode(sig)
+	}
 	if err != nil {
 		var u usageError
 		if errors.As(err, &u) {
@@ -95,12 +114,14 @@ func cmdRun(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	r := renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}
 	if err := s.run(ctx, r.event); err != nil {
+		if sig := signalled(); sig != nil {
+			fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s): the run was cancelled\n", signalName(sig))
+			return exitCode(sig)
+		}
 		for _, e := range unjoin(err) {
-			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(e, s.client))
+			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", visible(explain(e, s.client)))
 		}
 		return 1
 	}
@@ -176,10 +197,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if dir == "" {
 			dir = env.Dir
 		}
-		transport = env.Transport
-		if transport == nil {
-			transport = http.DefaultTransport
-		}
+		transport = &agent.LiveTransport{Next: env.Transport, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout, Retries: f.retries}
 		if f.record != "" {
 			c, err := openRecording(env, env.path(f.record), key, transport)
 			if err != nil {
@@ -223,24 +241,27 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		}
 	}
 	if dir == "" {
-		tmp, err := os.MkdirTemp("", "agentvcr-sandbox-")
+		tmp, err := env.mkdirTemp("agentvcr-sandbox-")
 		if err != nil {
 			return fail(fmt.Errorf("sandbox: %w", err))
 		}
 		cleanups = append(cleanups, func(error) error { return os.RemoveAll(tmp) })
-		if err := harness.WriteSandbox(tmp); err != nil {
+		if err := demo.WriteSandbox(tmp); err != nil {
 			return fail(err)
 		}
 		dir = tmp
 	}
 	if prompt == "" {
-		prompt = harness.DemoPrompt(lang)
+		prompt = demo.Prompt(lang)
 	}
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
 		return fail(fmt.Errorf("workspace: %w", err))
 	}
 	s.registry = tools.Default(ws, lang)
+	if env.WrapTransport != nil {
+		transport = env.WrapTransport(transport)
+	}
 	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}}
 	s.msgs = []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(lang)},

@@ -9,16 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
 // runIn runs one command line in dir with only the given variables set.
 func runIn(dir string, vars map[string]string, args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	env := Env{Dir: dir, Getenv: func(k string) string { return vars[k] }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
-	code = Main(env, args)
-	return code, out.String(), errb.String()
+	return Capture(Env{Dir: dir, Getenv: Vars(vars)}, args...)
 }
 
 // TestLiveRecordThenReplay drives live mode against the scripted gateway
@@ -26,10 +24,10 @@ func runIn(dir string, vars map[string]string, args ...string) (code int, stdout
 // transcripts are identical and the key is nowhere in the file.
 func TestLiveRecordThenReplay(t *testing.T) {
 	const key = "sk-test-live-record-0123456789abcdef"
-	url, stop := harness.NewGateway(key, harness.Scripts(tools.ZH)...).Start()
+	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
 	defer stop()
 	dir := t.TempDir()
-	if err := harness.WriteSandbox(dir); err != nil {
+	if err := demo.WriteSandbox(dir); err != nil {
 		t.Fatal(err)
 	}
 	vars := map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": url}
@@ -60,24 +58,23 @@ func TestLiveRecordThenReplay(t *testing.T) {
 }
 
 func TestRunColour(t *testing.T) {
-	var out bytes.Buffer
-	env := Env{Dir: t.TempDir(), Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Color: true}
-	if code := Main(env, []string{"run"}); code != 0 {
-		t.Fatalf("exit %d: %s", code, out.String())
+	env := Env{Dir: t.TempDir(), Color: true}
+	code, out, errOut := Capture(env, "run")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{ansiDim + "⚙ glob(", ansiGreen + "✔ glob 回灌 50 字符", ansiReset + "\n"} {
-		if !strings.Contains(out.String(), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("coloured output lacks %q", want)
 		}
 	}
-	out.Reset()
 	env.Color = false
-	Main(env, []string{"run", "-inject", "unknown_tool"})
-	if strings.Contains(out.String(), "\x1b") {
+	_, out, _ = Capture(env, "run", "-inject", "unknown_tool")
+	if strings.Contains(out, "\x1b") {
 		t.Errorf("uncoloured output holds ANSI escapes")
 	}
-	if !strings.Contains(out.String(), "✘ edit_file 回灌 45 字符 · 没有名为 edit_file 的工具。可用的工具是：glob、grep、read_file\n") {
-		t.Errorf("no failure card for edit_file:\n%s", out.String())
+	if !strings.Contains(out, "✘ edit_file 回灌 45 字符 · 没有名为 edit_file 的工具。可用的工具是：glob、grep、read_file\n") {
+		t.Errorf("no failure card for edit_file:\n%s", out)
 	}
 }
 

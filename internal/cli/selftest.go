@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -114,7 +115,7 @@ func concluded(events []agent.Event) bool {
 }
 
 func checkDemo(ctx context.Context, env Env, lang tools.Lang) (string, error) {
-	events, err := replay(ctx, env, lang, harness.ScriptDemo)
+	events, err := replay(ctx, env, lang, demo.ScriptDemo)
 	if err != nil {
 		return "", err
 	}
@@ -133,12 +134,12 @@ func checkDemo(ctx context.Context, env Env, lang tools.Lang) (string, error) {
 
 func checkInterleaved(ctx context.Context, env Env, lang tools.Lang) (string, error) {
 	var parallel harness.Reply
-	for _, s := range harness.Scripts(lang) {
-		if s.Name == harness.ScriptParallel {
+	for _, s := range demo.Scripts(lang) {
+		if s.Name == demo.ScriptParallel {
 			parallel = s.Replies[0]
 		}
 	}
-	stream := []byte(strings.Join(harness.StreamReply("selftest", harness.ScriptParallel, 0, parallel), ""))
+	stream := []byte(strings.Join(harness.StreamReply("selftest", demo.ScriptParallel, 0, parallel), ""))
 	for _, name := range []string{"index_plus_1", "interleaved_calls"} {
 		q, _ := harness.QuirkByName(name)
 		var err error
@@ -174,7 +175,7 @@ func checkTruncate(_ context.Context, _ Env, lang tools.Lang) (string, error) {
 }
 
 func checkBadArgs(ctx context.Context, env Env, lang tools.Lang) (string, error) {
-	events, err := replay(ctx, env, lang, harness.ScriptBadArgs)
+	events, err := replay(ctx, env, lang, demo.ScriptBadArgs)
 	if err != nil {
 		return "", fmt.Errorf("the loop did not complete: %w", err)
 	}
@@ -225,7 +226,7 @@ func checkEscape(ctx context.Context, _ Env, lang tools.Lang) (string, error) {
 }
 
 func checkGenerated(ctx context.Context, env Env, lang tools.Lang) (string, error) {
-	events, err := replay(ctx, env, lang, harness.ScriptReadGenerated)
+	events, err := replay(ctx, env, lang, demo.ScriptReadGenerated)
 	if err != nil {
 		return "", err
 	}
@@ -233,7 +234,7 @@ func checkGenerated(ctx context.Context, env Env, lang tools.Lang) (string, erro
 	if len(rs) != 1 || rs[0].Result.Chars != truncatedChars || !rs[0].Result.Truncated {
 		return "", fmt.Errorf("want one read_file result of %d characters, cut", truncatedChars)
 	}
-	return fmt.Sprintf("%s: %d characters cut to %d", harness.GeneratedFile, rs[0].Result.OriginalChars, rs[0].Result.Chars), nil
+	return fmt.Sprintf("%s: %d characters cut to %d", demo.GeneratedFile, rs[0].Result.OriginalChars, rs[0].Result.Chars), nil
 }
 
 // joinInts joins numbers with sep.

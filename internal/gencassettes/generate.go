@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
@@ -26,7 +26,7 @@ const key = "sk-test-agentvcr-generate-0123456789"
 
 // derivedFrom are the base cassettes whose quirk variants are written to
 // quirks/: the demo conversation and the turn with two parallel calls.
-var derivedFrom = []string{harness.ScriptDemo, harness.ScriptParallel}
+var derivedFrom = []string{demo.ScriptDemo, demo.ScriptParallel}
 
 // generate writes every cassette into dir: <script>.yaml and
 // <script>.en.yaml for each base script, and quirks/<base>.<quirk>.yaml for
@@ -43,7 +43,7 @@ func generate(dir string) error {
 
 // recordBase records each base script of a locale from the scripted gateway.
 func recordBase(dir string, lang tools.Lang) error {
-	gw := harness.NewGateway(key, harness.Scripts(lang)...)
+	gw := harness.NewGateway(key, demo.Scripts(lang)...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -57,33 +57,20 @@ func recordBase(dir string, lang tools.Lang) error {
 	}}
 	defer transport.CloseIdleConnections()
 
-	for _, s := range harness.Scripts(lang) {
+	for _, s := range demo.Scripts(lang) {
 		sandbox, err := os.MkdirTemp("", "gencassettes-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(sandbox)
-		if err := harness.WriteSandbox(sandbox); err != nil {
+		if err := demo.WriteSandbox(sandbox); err != nil {
 			return err
 		}
-		var stderr bytes.Buffer
-		env := cli.Env{
-			Dir: dir,
-			Getenv: func(k string) string {
-				if k == "OPENAI_API_KEY" {
-					return key
-				}
-				return ""
-			},
-			Stdin:     strings.NewReader(""),
-			Stdout:    &bytes.Buffer{},
-			Stderr:    &stderr,
-			Transport: transport,
-		}
+		env := cli.Env{Dir: dir, Getenv: cli.Vars(map[string]string{"OPENAI_API_KEY": key}), Transport: transport}
 		args := []string{"run", "-C", sandbox, "-base-url", BaseURL, "-model", s.Name,
-			"-lang", string(lang), "-record", filepath.Join(dir, harness.CassetteFile(s.Name, lang)), harness.DemoPrompt(lang)}
-		if code := cli.Main(env, args); code != 0 {
-			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr.String()))
+			"-lang", string(lang), "-record", filepath.Join(dir, harness.CassetteFile(s.Name, lang)), demo.Prompt(lang)}
+		if code, _, stderr := cli.Capture(env, args...); code != 0 {
+			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr))
 		}
 	}
 	if refused := gw.Refused(); len(refused) > 0 {

@@ -1,13 +1,12 @@
-package harness
+package demo
 
 import (
-	"fmt"
-
+	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
-// DemoPrompt is the question the demo asks about the sandbox repository.
-func DemoPrompt(lang tools.Lang) string {
+// Prompt is the question the demo asks about the sandbox repository.
+func Prompt(lang tools.Lang) string {
 	if lang == tools.EN {
 		return "Look at this repository: why are the tests red?"
 	}
@@ -24,57 +23,48 @@ const (
 	ScriptReadGenerated = "read_generated"
 )
 
-// CassetteFile is the file name of a cassette in a locale: <name>.yaml for
-// zh, <name>.en.yaml for en.
-func CassetteFile(name string, lang tools.Lang) string {
-	if lang == tools.EN {
-		return name + ".en.yaml"
-	}
-	return name + ".yaml"
-}
-
 // Scripts returns the base scripts in one locale: the demo conversation
 // (glob -> grep -> read_file -> conclusion), its bad-arguments and
 // unknown-tool variants, a turn with two parallel calls, and a read of the
 // generated ~38,000-character file.
-func Scripts(lang tools.Lang) []Script {
+func Scripts(lang tools.Lang) []harness.Script {
 	t := scriptTexts[tools.ZH]
 	if lang == tools.EN {
 		t = scriptTexts[tools.EN]
 	}
-	glob := ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
-	grep := ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
-	read := ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
-	conclusion := Reply{Text: t.conclusion}
-	return []Script{
-		{Name: ScriptDemo, Replies: []Reply{
-			{Text: t.findTests, Calls: []ScriptCall{glob}},
-			{Text: t.findDivide, Calls: []ScriptCall{grep}},
-			{Text: t.readCalc, Calls: []ScriptCall{read}},
+	glob := harness.ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
+	grep := harness.ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
+	read := harness.ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
+	conclusion := harness.Reply{Text: t.conclusion}
+	return []harness.Script{
+		{Name: ScriptDemo, Replies: []harness.Reply{
+			{Text: t.findTests, Calls: []harness.ScriptCall{glob}},
+			{Text: t.findDivide, Calls: []harness.ScriptCall{grep}},
+			{Text: t.readCalc, Calls: []harness.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptBadArgs, Replies: []Reply{
+		{Name: ScriptBadArgs, Replies: []harness.Reply{
 			// The closing brace is missing: the merged arguments are not JSON.
-			{Text: t.findTests, Calls: []ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.js"`}}},
-			{Text: t.retry, Calls: []ScriptCall{glob}},
-			{Text: t.findDivide, Calls: []ScriptCall{grep}},
-			{Text: t.readCalc, Calls: []ScriptCall{read}},
+			{Text: t.findTests, Calls: []harness.ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.js"`}}},
+			{Text: t.retry, Calls: []harness.ScriptCall{glob}},
+			{Text: t.findDivide, Calls: []harness.ScriptCall{grep}},
+			{Text: t.readCalc, Calls: []harness.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptUnknownTool, Replies: []Reply{
-			{Text: t.findTests, Calls: []ScriptCall{glob}},
-			{Text: t.findDivide, Calls: []ScriptCall{grep}},
-			{Calls: []ScriptCall{{Name: "edit_file", Arguments: `{"path":"src/calc.js","old":"a / b"}`}}},
-			{Text: t.noEditTool, Calls: []ScriptCall{read}},
+		{Name: ScriptUnknownTool, Replies: []harness.Reply{
+			{Text: t.findTests, Calls: []harness.ScriptCall{glob}},
+			{Text: t.findDivide, Calls: []harness.ScriptCall{grep}},
+			{Calls: []harness.ScriptCall{{Name: "edit_file", Arguments: `{"path":"src/calc.js","old":"a / b"}`}}},
+			{Text: t.noEditTool, Calls: []harness.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptParallel, Replies: []Reply{
-			{Text: t.both, Calls: []ScriptCall{glob, grep}},
-			{Calls: []ScriptCall{read}},
+		{Name: ScriptParallel, Replies: []harness.Reply{
+			{Text: t.both, Calls: []harness.ScriptCall{glob, grep}},
+			{Calls: []harness.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptReadGenerated, Replies: []Reply{
-			{Calls: []ScriptCall{{Name: "read_file", Arguments: `{"path":"` + GeneratedFile + `"}`}}},
+		{Name: ScriptReadGenerated, Replies: []harness.Reply{
+			{Calls: []harness.ScriptCall{{Name: "read_file", Arguments: `{"path":"` + GeneratedFile + `"}`}}},
 			{Text: t.generated},
 		}},
 	}
@@ -110,15 +100,4 @@ var scriptTexts = map[tools.Lang]scriptText{
 			"Fix: add if (b === 0) throw new Error('division by zero'); before line 10.",
 		generated: "This is a generated table of constants; the result was cut to 8000 characters. Read again with an offset for the middle.",
 	},
-}
-
-// ErrorScripts answer their first request with an HTTP error, the way a
-// gateway refuses a request: http_429 (rate limited), http_500 and http_503.
-// They test what a live run shows; no cassette is recorded from them.
-func ErrorScripts() []Script {
-	var out []Script
-	for _, status := range []int{429, 500, 503} {
-		out = append(out, Script{Name: fmt.Sprintf("http_%d", status), Replies: []Reply{{Status: status}}})
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package harness
+package demo
 
 import (
 	"os"
@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestSandboxFiles(t *testing.T) {
-	files := SandboxFiles()
+func TestFiles(t *testing.T) {
+	files := files()
 	var names []string
 	for n := range files {
 		names = append(names, n)
@@ -40,7 +40,7 @@ func TestWriteSandbox(t *testing.T) {
 	if err := WriteSandbox(dir); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range SandboxFiles() {
+	for name, content := range files() {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package harness
+package demo
 
 import (
 	"embed"
@@ -10,34 +10,35 @@ import (
 	"strings"
 )
 
-// demoFiles is the checked-in part of the demo repository. Files git cannot
-// hold (a .git folder) and the large generated file are added by SandboxFiles.
+// sandboxFiles is the checked-in part of the demo repository (sandbox/).
+// Files git cannot hold (a .git folder) and the large generated file are
+// added by files.
 //
-//go:embed all:demo
-var demoFiles embed.FS
+//go:embed all:sandbox
+var sandboxFiles embed.FS
 
 // GeneratedFile is the sandbox's generated source file: about 38,000
 // characters, so that reading it is cut to exactly 8054 characters.
 const GeneratedFile = "src/generated/tables.json"
 
-// SandboxFiles returns the demo repository, path (slash-separated, relative
+// files returns the demo repository, path (slash-separated, relative
 // to the repository root) to content. The repository is a small JavaScript
 // project: src/calc.js has the `a / b` bug that test/calc.test.js catches,
 // and node_modules/, dist/ and .git/ hold files the tools must skip.
 // It is the same on every call and every machine, so the sizes fed back to
 // the model are reproducible numbers.
-func SandboxFiles() map[string][]byte {
+func files() map[string][]byte {
 	files := make(map[string][]byte)
-	err := fs.WalkDir(demoFiles, "demo", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(sandboxFiles, "sandbox", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := demoFiles.ReadFile(p)
-		files[strings.TrimPrefix(p, "demo/")] = b
+		b, err := sandboxFiles.ReadFile(p)
+		files[strings.TrimPrefix(p, "sandbox/")] = b
 		return err
 	})
 	if err != nil {
-		panic(fmt.Sprintf("harness: embedded demo repository is unreadable: %v", err)) // a build defect, not an input error
+		panic(fmt.Sprintf("demo: embedded sandbox repository is unreadable: %v", err)) // a build defect, not an input error
 	}
 	files[".git/HEAD"] = []byte("ref: refs/heads/main\n")
 	files[".git/config"] = []byte("[core]\n\trepositoryformatversion = 0\n\tbare = false\n# divide: grep must not look in .git\n")
@@ -69,7 +70,7 @@ func generatedTables() []byte {
 // WriteSandbox writes the demo repository into dir, creating folders as
 // needed. dir should be empty; existing files with the same names are replaced.
 func WriteSandbox(dir string) error {
-	files := SandboxFiles()
+	files := files()
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)

@@ -1,0 +1,113 @@
+package agent
+
+import "unicode/utf8"
+
+// respDelta is what the fast path reads from a delta event, the events a
+// Responses stream is mostly made of.
+type respDelta struct {
+	typ          string
+	seq          int
+	hasSeq       bool
+	itemID       []byte // points into the event's data
+	outputIndex  int
+	hasOutput    bool
+	contentIndex int
+	hasContent   bool
+	delta        []byte // the quoted string literal, validated
+}
+
+// respEventFields are the members the fast path reads, then those only
+// encoding/json decodes (an event that has one goes to it, which may refuse
+// its type); any other member is skipped.
+var respEventFields = []string{"type", "sequence_number", "item_id", "output_index", "content_index", "delta",
+	"arguments", "text", "name", "item", "part", "response", "code", "message", "error"}
+
+// scanRespDelta is the fast path for response.function_call_arguments.delta
+// and response.output_text.delta: one pass over data, no reflection, no
+// allocation. It reports false for any other event type and for anything it
+// does not understand the way encoding/json would (a duplicate key, a key in
+// another case, a null, escapes in an id, a delta that is not a string,
+// invalid UTF-8); the caller then decodes the event with encoding/json.
+func scanRespDelta(data []byte, d *respDelta) bool {
+	*d = respDelta{}
+	s := scanner{b: data}
+	if s.ws() != '{' {
+		return false
+	}
+	s.i++
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, true)
+		if !ok {
+			return false
+		}
+		if done {
+			break
+		}
+		var bit uint8
+		switch string(key) {
+		case "type":
+			bit = 1 << 0
+			var lit []byte
+			lit, ok = s.plainString()
+			switch string(lit) {
+			case "response.function_call_arguments.delta":
+				d.typ = "response.function_call_arguments.delta"
+			case "response.output_text.delta":
+				d.typ = "response.output_text.delta"
+			default:
+				return false
+			}
+		case "sequence_number":
+			bit = 1 << 1
+			d.seq, ok = s.integer()
+			d.hasSeq = true
+		case "item_id":
+			bit = 1 << 2
+			d.itemID, ok = s.plainString()
+		case "output_index":
+			bit = 1 << 3
+			d.outputIndex, ok = s.integer()
+			d.hasOutput = true
+		case "content_index":
+			bit = 1 << 4
+			d.contentIndex, ok = s.integer()
+			d.hasContent = true
+		case "delta":
+			bit = 1 << 5
+			if s.peek() != '"' {
+				return false
+			}
+			var plain bool
+			d.delta, plain, ok = s.str()
+			ok = ok && (plain || utf8.Valid(d.delta))
+		default:
+			ok = s.other(key, respEventFields)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+	s.ws()
+	return s.i == len(s.b) && d.typ != "" && d.delta != nil
+}
+
+// plainString scans a string with no escapes and only ASCII and returns its
+// bytes without the quotes.
+func (s *scanner) plainString() ([]byte, bool) {
+	if s.peek() != '"' {
+		return nil, false
+	}
+	lit, plain, ok := s.str()
+	if !ok || !plain {
+		return nil, false
+	}
+	return lit[1 : len(lit)-1], true
+}
+
+// integer scans an integer that fits encoding/json's int.
+func (s *scanner) integer() (int, bool) {
+	n, integer, ok := s.number()
+	return n, ok && integer
+}
