@@ -59,9 +59,9 @@ func StreamMessagesReply(model, script string, turn int, r Reply) []string {
 	index := 0
 	if r.Text != "" {
 		i := index
-		emit(msgEvent{Type: "content_block_start", Index: &i, ContentBlock: raw(map[string]string{"type": "text", "text": ""})})
+		emit(msgEvent{Type: "content_block_start", Index: &i, ContentBlock: raw(typedText{"text", ""})})
 		for _, piece := range splitRunes(r.Text, textPieceRunes) {
-			emit(msgEvent{Type: "content_block_delta", Index: &i, Delta: raw(map[string]string{"type": "text_delta", "text": piece})})
+			emit(msgEvent{Type: "content_block_delta", Index: &i, Delta: raw(typedText{"text_delta", piece})})
 		}
 		emit(msgEvent{Type: "content_block_stop", Index: &i})
 		index++
@@ -94,6 +94,12 @@ func StreamMessagesReply(model, script string, turn int, r Reply) []string {
 		Usage: &msgUsage{OutputTokens: 10 + len(r.Text)/4}})
 	emit(msgEvent{Type: "message_stop"})
 	return events
+}
+
+// typedText is {"type","text"} in that order, as Anthropic sends it.
+type typedText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // messageID and toolUseID are stable ids in the shapes Anthropic uses.
