@@ -46,7 +46,10 @@ func generate(dir string) error {
 			return err
 		}
 	}
-	return deriveQuirks(dir)
+	if err := deriveQuirks(dir, "quirks", derivedFrom, harness.Quirks()); err != nil {
+		return err
+	}
+	return deriveQuirks(filepath.Join(dir, agent.AnthropicMessages.Name), "quirks", []string{demo.ScriptDemo}, harness.MessagesQuirks())
 }
 
 // recordBase records each base script of a locale from the scripted gateway
@@ -96,20 +99,22 @@ func recordBase(dir string, lang tools.Lang, api *agent.API) error {
 	return nil
 }
 
-// deriveQuirks writes quirks/<base>.<quirk>.yaml for every benign quirk
-// that applies to a derivedFrom cassette, and removes stale files there.
-func deriveQuirks(dir string) error {
-	qdir := filepath.Join(dir, "quirks")
+// deriveQuirks writes dir/sub/<base>.<quirk>.yaml for every benign quirk
+// of quirks that applies to a bases cassette in dir, and removes stale
+// files there. The chat cassettes derive from demo and parallel; the
+// Messages ones (messages/quirks/) from demo.
+func deriveQuirks(dir, sub string, bases []string, quirks []harness.Quirk) error {
+	qdir := filepath.Join(dir, sub)
 	if err := os.MkdirAll(qdir, 0o755); err != nil {
 		return err
 	}
 	want := map[string]bool{}
-	for _, base := range derivedFrom {
+	for _, base := range bases {
 		in, err := os.ReadFile(filepath.Join(dir, harness.CassetteFile(base, tools.ZH)))
 		if err != nil {
 			return err
 		}
-		for _, q := range harness.Quirks() {
+		for _, q := range quirks {
 			if !q.Benign {
 				continue
 			}
