@@ -66,20 +66,44 @@ func (m *usageMember) UnmarshalJSON(b []byte) error {
 }
 
 type choice struct {
-	Delta        delta  `json:"delta"`
-	FinishReason string `json:"finish_reason"`
+	Index        choiceIndex `json:"index"`
+	Delta        delta       `json:"delta"`
+	FinishReason string      `json:"finish_reason"`
 }
 
+// delta is what one choice adds. Content is a string or an array of typed
+// parts; the reasoning members and refusal are kept as raw JSON and read by
+// the merger (reasoning.go), so that no shape of theirs is ever an error.
 type delta struct {
-	Content   rawText     `json:"content"`
-	ToolCalls []toolPiece `json:"tool_calls"`
+	Content          rawText     `json:"content"`
+	Refusal          rawValue    `json:"refusal"`
+	ReasoningContent rawValue    `json:"reasoning_content"`
+	Reasoning        rawValue    `json:"reasoning"`
+	ReasoningDetails rawValue    `json:"reasoning_details"`
+	ToolCalls        []toolPiece `json:"tool_calls"`
 }
 
 // toolPiece is one tool_calls[] entry of a delta: a piece of a call.
+// Extra is extra_content (Gemini's thought signature), echoed as received.
 type toolPiece struct {
 	Index    optIndex      `json:"index"`
 	ID       string        `json:"id"`
 	Function pieceFunction `json:"function"`
+	Extra    rawValue      `json:"extra_content"`
+}
+
+// choiceIndex is a choice's index: set when it is an integer; anything else
+// (missing, null, a string) leaves it unset, which counts as 0, and is never
+// an error.
+type choiceIndex struct {
+	N   int
+	Set bool
+}
+
+func (x *choiceIndex) UnmarshalJSON(b []byte) error {
+	n, err := strconv.Atoi(string(b))
+	*x = choiceIndex{N: n, Set: err == nil}
+	return nil
 }
 
 // pieceFunction is the function member of a tool_calls[] entry.
@@ -112,9 +136,10 @@ func (x *optIndex) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// rawText is a JSON string kept as its quoted bytes (nil for null), decoded
-// straight into the buffer that collects it. The bytes point into the chunk's
-// data and are valid while it is.
+// rawText is delta.content kept as its JSON bytes (nil for null): a string
+// (quotes included, decoded straight into the buffer that collects it), or an
+// array of typed parts (or one part as an object) that the merger reads. The
+// bytes point into the chunk's data and are valid while it is.
 type rawText []byte
 
 func (t *rawText) UnmarshalJSON(b []byte) error {
@@ -122,10 +147,23 @@ func (t *rawText) UnmarshalJSON(b []byte) error {
 		*t = nil
 		return nil
 	}
-	if len(b) < 2 || b[0] != '"' {
-		return fmt.Errorf("content is %s, not a string", b)
+	if len(b) < 2 || (b[0] != '"' && b[0] != '[' && b[0] != '{') {
+		return fmt.Errorf("content is %s, not a string or an array of parts", b)
 	}
 	*t = b
+	return nil
+}
+
+// rawValue is any JSON value kept as its bytes, nil for null. Like rawText
+// it points into the chunk's data.
+type rawValue []byte
+
+func (v *rawValue) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = nil
+		return nil
+	}
+	*v = b
 	return nil
 }
 

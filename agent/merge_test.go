@@ -2,26 +2,17 @@ package agent
 
 import (
 	"bufio"
-	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // streamFixtures lists testdata/streams/*.sse; each begins with a comment line
 // that says which quirk it reproduces and where that shape was seen.
 func streamFixtures(t testing.TB) []string {
-	return fixturesIn(t, "testdata/streams")
-}
-
-// fixturesIn lists dir/*.sse.
-func fixturesIn(t testing.TB, dir string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.sse"))
+	files, err := filepath.Glob("testdata/streams/*.sse")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no stream fixtures: %v", err)
 	}
@@ -47,33 +38,13 @@ func fixtureReason(t testing.TB, path string) string {
 	return strings.TrimPrefix(line, ": ")
 }
 
-func goldenPath(fixture string) string {
-	return strings.TrimSuffix(fixture, ".sse") + ".golden.json"
-}
-
-func TestMergeStreamGolden(t *testing.T) {
-	for _, path := range streamFixtures(t) {
-		checkMergeGolden(t, path, MergeStream)
+// TestFixturesSayWhatTheyReproduce: every stream fixture opens with a
+// comment line saying which shape it reproduces and where it was seen. Their
+// goldens are what agentvcr merge prints (internal/cli's TestMergeFixtures).
+func TestFixturesSayWhatTheyReproduce(t *testing.T) {
+	for _, path := range append(streamFixtures(t), responsesFixtures(t)...) {
+		if reason := fixtureReason(t, path); len(reason) < 20 {
+			t.Errorf("%s: the first comment %q is too short to say what it reproduces", path, reason)
+		}
 	}
-}
-
-// checkMergeGolden merges the fixture at path and compares the merge view
-// with <name>.golden.json.
-func checkMergeGolden(t *testing.T, path string, merge func(io.Reader) (*Turn, error)) {
-	name := strings.TrimSuffix(filepath.Base(path), ".sse")
-	t.Run(name, func(t *testing.T) {
-		reason := fixtureReason(t, path)
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		turn, err := merge(f)
-		var got bytes.Buffer
-		if werr := WriteSummary(&got, turn, err); werr != nil {
-			t.Fatal(werr)
-		}
-		t.Log(reason)
-		golden.Check(t, goldenPath(path), got.Bytes())
-	})
 }

@@ -150,21 +150,30 @@ func (m *msgMerger) blockStart(ev *msgEvent) error {
 	return m.addBlock(*ev.Index, b)
 }
 
+// Slab sizes of the Messages merger: blocks per slab, and the argument
+// window each tool_use starts with (arguments that outgrow it move to a
+// buffer of their own).
+const (
+	blockSlab     = 16
+	msgArgWindow  = 64
+	msgArgSlabLen = 64 * msgArgWindow
+)
+
 // newBlock carves a block from the slab (and, for a tool_use, its argument
 // window), so that a block costs no allocation of its own.
 func (m *msgMerger) newBlock(tool bool) *msgBlock {
 	if len(m.slab) == cap(m.slab) {
-		m.slab = make([]msgBlock, 0, slotSlab) // earlier slabs stay where the map points
+		m.slab = make([]msgBlock, 0, blockSlab) // earlier slabs stay where the map points
 	}
 	m.slab = append(m.slab, msgBlock{})
 	b := &m.slab[len(m.slab)-1]
 	if tool {
-		if len(m.argSlab)+argWindow > cap(m.argSlab) {
-			m.argSlab = make([]byte, 0, argSlabLen)
+		if len(m.argSlab)+msgArgWindow > cap(m.argSlab) {
+			m.argSlab = make([]byte, 0, msgArgSlabLen)
 		}
 		n := len(m.argSlab)
-		m.argSlab = m.argSlab[:n+argWindow]
-		b.args = m.argSlab[n : n : n+argWindow]
+		m.argSlab = m.argSlab[:n+msgArgWindow]
+		b.args = m.argSlab[n : n : n+msgArgWindow]
 	}
 	return b
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -13,9 +14,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestMergeMessagesStreamGolden(t *testing.T) {
+// fixturesIn lists dir/*.sse.
+func fixturesIn(t testing.TB, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.sse"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures in %s: %v", dir, err)
+	}
+	return files
+}
+
+// Every Messages fixture opens with a comment line saying which shape it
+// reproduces and where it was seen. Their goldens are what agentvcr merge
+// prints (internal/cli's TestMergeFixtures).
+func TestMessagesFixturesSayWhatTheyReproduce(t *testing.T) {
 	for _, path := range fixturesIn(t, "testdata/messages") {
-		checkMergeGolden(t, path, MergeMessagesStream)
+		if reason := fixtureReason(t, path); len(reason) < 20 {
+			t.Errorf("%s: the first comment %q is too short to say what it reproduces", path, reason)
+		}
 	}
 }
 

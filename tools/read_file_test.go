@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -73,6 +75,12 @@ func TestReadFile(t *testing.T) {
 			"big.txt（第 998–1000 行，共 1000 行）\n" + numberedOut(998, 1000, 4)},
 		{"offset and limit in the middle", EN, `{"path":"big.txt","offset":9,"limit":2}`,
 			"big.txt (lines 9–10 of 1000)\n 9\tline 9\n10\tline 10\n(remaining lines: 990; to continue, read again with offset=11)"},
+		{"a limit over 400 reads 400 lines and says the cap before where to continue", ZH, `{"path":"big.txt","offset":2,"limit":1000}`,
+			"big.txt（第 2–401 行，共 1000 行）\n" + numberedOut(2, 401, 3) + "\n（limit 1000 超过了每次最多读取的 400 行）\n（后面还有 599 行；继续读请用 offset=402）"},
+		{"a capped read that reaches the end needs no note, en", EN, `{"path":"big.txt","offset":601,"limit":401}`,
+			"big.txt (lines 601–1000 of 1000)\n" + numberedOut(601, 1000, 4)},
+		{"the cap note only when lines remain, en", EN, `{"path":"big.txt","offset":600,"limit":401}`,
+			"big.txt (lines 600–999 of 1000)\n" + numberedOut(600, 999, 3) + "\n(limit 401 is above the cap of 400 lines per read)\n(remaining lines: 1; to continue, read again with offset=1000)"},
 		{"an empty file", ZH, `{"path":"empty.txt"}`, "empty.txt（空文件，共 0 行）"},
 		{"an empty file, en", EN, `{"path":"empty.txt","offset":3}`, "empty.txt (empty file, 0 lines)"},
 		{"a last line without a newline counts", ZH, `{"path":"nolf.txt"}`, "nolf.txt（第 1–2 行，共 2 行）\n1\ta\n2\tb"},
@@ -149,7 +157,10 @@ func TestReadFileRefuses(t *testing.T) {
 		{"offset past the end", EN, `{"path":"src/calc.js","offset":5}`, "read_file: offset 5 is past the end of the file (lines in src/calc.js: 1)"},
 		{"offset past the end, zh", ZH, `{"path":"src/calc.js","offset":2}`, "read_file：offset 2 超出了文件末尾（src/calc.js 共 1 行）"},
 		{"limit given as a string", EN, `{"path":"src/calc.js","limit":"200"}`, `read_file: invalid arguments: parameter limit must be an integer, got "200".`},
-		{"limit over 400", ZH, `{"path":"src/calc.js","limit":401}`, `read_file：参数不符合要求：参数 limit 不能大于 400，收到的是 401。`},
+		{"an offset too large for an int", EN, `{"path":"src/calc.js","offset":100000000000000000000}`,
+			"read_file: invalid arguments: parameter offset must be at most " + strconv.Itoa(math.MaxInt) + ", got 100000000000000000000."},
+		{"a limit too large for an int, zh", ZH, `{"path":"src/calc.js","limit":100000000000000000000}`,
+			"read_file：参数不符合要求：参数 limit 不能大于 " + strconv.Itoa(math.MaxInt) + "，收到的是 100000000000000000000。"},
 		{"offset 0", EN, `{"path":"src/calc.js","offset":0}`, `read_file: invalid arguments: parameter offset must be at least 1, got 0.`},
 		{"missing path and an unknown property", EN, `{"file_path":"src/calc.js"}`,
 			`read_file: invalid arguments: missing required parameter path; unknown parameter file_path (allowed: limit, offset, path).`},

@@ -16,7 +16,9 @@ const mergeUsage = `usage: agentvcr merge [-format auto|chat|messages|responses]
 Merges a raw SSE stream (FILE, or standard input) into one turn and prints
 it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
-("thinking":[…] too when an Anthropic Messages turn has reasoning blocks).
+When the model sent reasoning, "thinking":[{"type":"…","text":"…"}] follows
+"tool_calls"; a call that came with extra_content (Gemini's thought signature)
+has it after "arguments". Both are left out when there are none.
 -format names the wire format; auto (the default) reads it from the first
 event: Anthropic Messages (message_start, content_block_*, ping), OpenAI
 Responses (response.*), else chat completions.
@@ -73,7 +75,7 @@ func cmdMerge(env Env, args []string) int {
 		api = agent.DetectAPI(head)
 	}
 	turn, err := api.Merge(br)
-	if werr := agent.WriteSummary(stdout, turn, err); werr != nil {
+	if werr := writeSummary(stdout, turn, err); werr != nil {
 		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
 		return 1
 	}

@@ -44,6 +44,10 @@ func (r renderer) event(e agent.Event) {
 		return
 	}
 	switch e.Kind {
+	case agent.KindReasoning:
+		if text := strings.TrimSpace(e.Text); text != "" {
+			r.line(ansiDim, r.thinking()+text)
+		}
 	case agent.KindText:
 		if text := strings.TrimSpace(e.Text); text != "" {
 			fmt.Fprintln(r.w, visible(text))
@@ -57,6 +61,15 @@ func (r renderer) event(e agent.Event) {
 		}
 		r.line(colour, fmt.Sprintf("%s %s %s · %s", mark, e.Call.Name, r.fedBack(e.Result), e.Result.Summary))
 	}
+}
+
+// thinking labels the model's reasoning, which a terminal shows dimmed,
+// apart from its answer.
+func (r renderer) thinking() string {
+	if r.lang == tools.EN {
+		return "thinking: "
+	}
+	return "思考："
 }
 
 // fedBack says how many characters went back to the model, and how many the
