@@ -104,6 +104,9 @@ func toWire(msgs []Message) (string, []wireTurn) {
 func assistantBlocks(m Message) []wireBlock {
 	var blocks []wireBlock
 	for _, th := range m.Thinking {
+		if th.Type == ThinkingReasoning {
+			continue // shown, never sent back
+		}
 		if th.Type == ThinkingRedacted {
 			blocks = append(blocks, wireBlock{Type: ThinkingRedacted, Data: &th.Data})
 			continue
