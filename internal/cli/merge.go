@@ -23,6 +23,10 @@ has it after "arguments". Both are left out when there are none.
 event: Anthropic Messages (message_start, content_block_*, ping), OpenAI
 Responses (response.*), else chat completions.
 On a stream error it prints {"error":"…"} and exits 1.
+
+flags:
+  -format FORMAT
+    	the stream's wire format: auto (default), chat, messages or responses
 `
 
 // detectBytes is how much of the stream -format auto reads to decide.
