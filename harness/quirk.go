@@ -71,7 +71,7 @@ func Quirks() []Quirk {
 
 // QuirkByName returns the transform with that name.
 func QuirkByName(name string) (Quirk, bool) {
-	for _, q := range Quirks() {
+	for _, q := range append(Quirks(), MessagesQuirks()...) {
 		if q.Name == name {
 			return q, true
 		}
