@@ -118,7 +118,7 @@ func TestREADMECommands(t *testing.T) {
 // TestREADMEFlags: every flag the README shows in code (`-name ...`) is a
 // flag of an agentvcr command or of go test in this repository.
 func TestREADMEFlags(t *testing.T) {
-	known := map[string]bool{"h": true, "update": true, "record": true, "run": true} // -h, and go test ./... flags
+	known := map[string]bool{"h": true, "update": true, "record": true, "run": true, "race": true, "diff": true} // -h, go test and go mod tidy flags
 	for _, sub := range []string{"run", "merge", "tool", "selftest"} {
 		flags, _ := commandFlags(sub)
 		for _, f := range flags {

@@ -18,7 +18,9 @@
 // SSE: lines end in CRLF, LF or a bare CR (a CR at the end of a read may be
 // half a CRLF); "data:" with or without one space; several data lines join
 // with "\n"; ":" comments and unknown fields are ignored; an event is
-// dispatched on a blank line and at EOF; lines have no length limit. "[DONE]"
+// dispatched on a blank line and at EOF; a UTF-8 BOM before the first line
+// is skipped; one line or one event longer than MaxEventBytes (16 MiB) is
+// ErrEventTooLarge; finding line ends is linear in the input. "[DONE]"
 // ends the stream; "data: null" is skipped. A stream error is an
 // "event: error", a chunk whose "error" member is not null, or a chunk with
 // "object":"error" ("error": null is not an error): *StreamError. A stream
@@ -108,7 +110,21 @@
 //
 // Client.Complete posts {"model","messages","tools","stream":true} (in that
 // key order, the same bytes for the same input, "tools" left out when empty)
-// to BaseURL + "/chat/completions"; a status outside 2xx is an *HTTPError.
+// to BaseURL with "/chat/completions" appended to its path (a query such as
+// Azure's ?api-version= stays a query); a status outside 2xx is an
+// *HTTPError; a 2xx whose body is no event stream (an HTML page, a
+// non-streaming JSON answer) is a *NotStreamError quoting its Content-Type
+// and first bytes. Endpoint, the URL messages print, carries no userinfo and
+// no key-like query value. Usage is advisory: a usage member that is not an
+// integer, or a usage that is not an object, is ignored.
+//
+// LiveTransport is the transport of a live run: a header timeout
+// (connecting included) and an idle timeout between stream lines, each a
+// *TimeoutError; a body limit (ErrBodyTooLarge, 64 MiB after any gzip);
+// retries with backoff for 408, 409, 429, 5xx, header timeouts and
+// connection errors, honouring Retry-After(-Ms), only before a response is
+// handed on, so no event is ever read twice. What a turn holds is bounded by
+// the body limit; one event by MaxEventBytes.
 // Loop.Run re-sends the whole conversation on every request and checks
 // CheckMessages before each one. Calls run one at a time in merged order,
 // each answered by exactly one tool message. A request that fails adds

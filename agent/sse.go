@@ -173,6 +173,9 @@ func (s *sseReader) readLine() ([]byte, error) {
 // or -1. The LF found last is remembered, so that a run of lines ending in
 // bare CRs does not search the same bytes for a LF again for every line.
 func (s *sseReader) lineEnd(from int) int {
+	if from < s.end && (s.buf[from] == '\n' || s.buf[from] == '\r') {
+		return from // a blank line, or the end of a line read before
+	}
 	if s.lf < from {
 		begin := max(from, s.lfFrom)
 		if i := bytes.IndexByte(s.buf[begin:s.end], '\n'); i >= 0 {

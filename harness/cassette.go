@@ -111,16 +111,18 @@ func OpenCassette(path string, mode Mode, real http.RoundTripper, opts CassetteO
 		}
 		c.rec.AddSaveFilter(func(i *cassette.Interaction) error { return c.redact(i) })
 	case ModeReplay:
+		// Checked first (LoadCassette): go-vcr would take any file it can
+		// decode, whatever it expands to.
+		loaded, err := LoadCassette(base)
+		if err != nil {
+			return nil, err
+		}
 		c.rec, err = recorder.NewAsMode(base, recorder.ModeReplaying, nil)
 		if err != nil {
 			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
 		}
 		c.rec.SkipRequestLatency = true
 		c.rec.SetMatcher(c.match)
-		loaded, err := cassette.Load(base)
-		if err != nil {
-			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
-		}
 		for _, i := range loaded.Interactions {
 			c.keys = append(c.keys, keyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
 		}

@@ -2,14 +2,20 @@
 // the agent core can be tested offline, the way a network and real gateways
 // deliver it.
 //
-// # Cassettes (cassette.go, match.go, redact.go)
+// # Cassettes (cassette.go, cassette_load.go, match.go, redact.go, secrets.go, secretscan.go)
 //
 // OpenCassette opens a go-vcr v2.1.0 cassette, always through
 // recorder.NewAsMode:
 //
 //   - ModeReplay (default) uses recorder.ModeReplaying with
 //     SkipRequestLatency; a missing file is cassette.ErrCassetteNotFound and
-//     nothing reaches the network.
+//     nothing reaches the network. The file is checked first (LoadCassette):
+//     YAML that does not decode, a format version other than 1 (go-vcr v3
+//     and later write 2), an interaction without a request or a response
+//     status, and an expanded size over DefaultMaxCassetteBytes (256 MiB of
+//     URLs and bodies, each YAML alias counted every time it is used;
+//     AGENTVCR_MAX_CASSETTE_MB raises it) are ErrBadCassette, with a message
+//     that says what to do.
 //   - ModeRecord sends requests to the real transport and has go-vcr write
 //     a fresh temporary file beside the cassette (v2.1.0 appends to an
 //     existing one); Stop saves it, scans it and only then moves it over the
@@ -28,14 +34,19 @@
 // unused recorded request. After a replay, Stop fails with
 // ErrUnusedInteractions when an interaction was never asked for.
 //
-// Redaction runs in a save filter only (AddFilter would change the live
-// response): request and response headers are cut to an allowlist
-// (Accept, Content-Type), userinfo and secret-named query values leave the
-// URL, every configured secret becomes REDACTED in bodies, forms and URLs,
-// and the recorded duration is zeroed. Stop then scans the saved file for
-// each secret and for sk- keys; a hit writes nothing and returns
-// ErrSecretInCassette. A secret inside a request body is redacted too, so
-// such a request will not match on replay: keep keys out of prompts.
+// Redaction (Secrets, the one path a recording proxy uses too) runs in a
+// save filter only (AddFilter would change the live response): request and
+// response headers are cut to an allowlist (Accept, Content-Type), userinfo
+// and secret-named query values leave the URL, every secret becomes
+// REDACTED in bodies, forms and URLs, as written, URL-escaped, inside
+// escaped JSON strings (\u0073k-...) and inside base64, and the recorded
+// duration is zeroed. Stop then scans the saved file, raw and decoded (the
+// JSON text of each stream joined per place, so a key split across two
+// deltas is found; %XX decoded; base64), for each secret and for sk- keys;
+// a hit, or a file it cannot read, writes nothing and returns
+// ErrSecretInCassette (a *SecretError naming places, never the secret).
+// A secret inside a request body is redacted too, so such a request will
+// not match on replay: keep keys out of prompts.
 //
 // # Re-chunking (rechunk.go)
 //
@@ -43,7 +54,8 @@
 // Rechunk.Transport around any RoundTripper) re-delivers bodies one piece
 // per Read: a byte at a time, split inside every CRLF and every multi-byte
 // UTF-8 character, or in seeded random sizes. Pieces depend only on the
-// body, mode and seed.
+// body, mode and seed. The reader cuts lazily, reading the body 32 KiB at a
+// time, so a 50 MiB body costs no more memory than a small one.
 //
 // # Streams and quirks (sse.go, quirk.go, quirk_stream.go, quirk_cassette.go)
 //

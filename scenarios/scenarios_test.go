@@ -56,6 +56,7 @@ func (s suite) params() testscript.Params {
 			env.Setenv("OPENAI_API_KEY", "")
 			env.Setenv("AGENTVCR_MODEL", "")
 			env.Setenv("CI", "")
+			env.Setenv("INJECT", "")
 			return nil
 		},
 		Cmds: s.testscriptCmds(),

@@ -108,3 +108,33 @@ func mapKeys(v reflect.Value) map[string]bool {
 	}
 	return out
 }
+
+// TestLimitsHaveOneSource: no text of either locale spells a limit out; each
+// is filled in from limits.go, so the schema, the code and the texts cannot
+// drift apart.
+func TestLimitsHaveOneSource(t *testing.T) {
+	spelled := regexp.MustCompile(`\b(400|200|50|120|500|8000)\b`)
+	for lang, c := range map[Lang]catalog{ZH: zhTexts, EN: enTexts} {
+		v := reflect.ValueOf(c)
+		for i := 0; i < v.NumField(); i++ {
+			if v.Field(i).Kind() != reflect.String {
+				continue
+			}
+			if m := spelled.FindString(v.Field(i).String()); m != "" {
+				t.Errorf("%s.%s spells out the limit %s: use a verb and the constant", lang, v.Type().Field(i).Name, m)
+			}
+		}
+	}
+	// The rendered definitions do state them.
+	for _, lang := range []Lang{ZH, EN} {
+		defs, err := json.Marshal(Default(nil, lang).Definitions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"400", "200", "50", "120", "500", "8000"} {
+			if !regexp.MustCompile(`\b` + n + `\b`).Match(defs) {
+				t.Errorf("%s definitions do not state %s", lang, n)
+			}
+		}
+	}
+}

@@ -65,7 +65,7 @@ func explain(err error, c *agent.Client) string {
 	case errors.As(err, &timeout):
 		return fmt.Sprintf("no response headers from %s within %s (-header-timeout %s): check -base-url and the gateway, or raise -header-timeout", endpoint, seconds(timeout.After), seconds(timeout.After))
 	case errors.As(err, &notStream):
-		return fmt.Sprintf("%v: check -base-url (%s); it must be the root of an OpenAI-compatible API, usually ending in /v1", err, endpoint)
+		return fmt.Sprintf("%s: check -base-url (%s); it must be the root of an OpenAI-compatible API, usually ending in /v1", notStream.Error(), endpoint)
 	case errors.Is(err, agent.ErrBodyTooLarge):
 		return fmt.Sprintf("%v (the limit of one answer): the gateway sent far more than one turn; check the gateway", err)
 	case errors.Is(err, agent.ErrEventTooLarge):

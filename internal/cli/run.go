@@ -26,10 +26,10 @@ An embedded cassette replays on the sandbox, a .yaml file on this folder,
 unless -C says otherwise.
 
 Replay (offline): -cassette names an embedded cassette (demo, demo_bad_args,
-parallel, quirks/parallel.interleaved_calls, ...) or a .yaml file; -inject bad_args or
-unknown_tool picks the demo variant with that fault; -sse FILE (repeatable)
-serves raw SSE files as the model's turns, in order. The model, prompt and
-endpoint default to those the cassette recorded.
+parallel, quirks/parallel.interleaved_calls, ...) or a .yaml file; -inject
+bad_args or unknown_tool (default: $INJECT) picks the demo variant with that
+fault; -sse FILE (repeatable) serves raw SSE files as the model's turns, in
+order. The model, prompt and endpoint default to those the cassette recorded.
 
 Live: -base-url (or OPENAI_BASE_URL) and -model (or AGENTVCR_MODEL), with the
 key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
@@ -42,12 +42,14 @@ flags:
 // runFlags are the flags of `agentvcr run`.
 type runFlags struct {
 	dir, cassette, inject, baseURL, model, record, lang, rechunk string
-	sse                                                          listFlag
-	json                                                         bool
-	maxTurns                                                     int
-	seed                                                         int64
-	headerTimeout, idleTimeout                                   time.Duration
-	retries                                                      int
+	// injectEnv: inject came from $INJECT, not from -inject.
+	injectEnv                  bool
+	sse                        listFlag
+	json                       bool
+	maxTurns                   int
+	seed                       int64
+	headerTimeout, idleTimeout time.Duration
+	retries                    int
 }
 
 // listFlag is a repeatable string flag.
@@ -67,7 +69,7 @@ func cmdRun(env Env, args []string) int {
 	var f runFlags
 	fs.StringVar(&f.dir, "C", "", "workspace `DIR` (replay default: the embedded sandbox; live default: this folder)")
 	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
-	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool")
+	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool (default $INJECT)")
 	fs.Var(&f.sse, "sse", "serve this raw SSE `FILE` as the next model turn (repeatable)")
 	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default $OPENAI_BASE_URL), e.g. https://api.openai.com/v1")
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
@@ -86,6 +88,9 @@ func cmdRun(env Env, args []string) int {
 		}
 		return 2
 	}
+	if !flagSet(fs, "inject") && env.Getenv("INJECT") != "" {
+		f.inject, f.injectEnv = env.Getenv("INJECT"), true
+	}
 	lang, err := tools.ParseLang(f.lang)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
@@ -99,7 +104,9 @@ func cmdRun(env Env, args []string) int {
 	s, err := newSession(env, f, lang, strings.Join(fs.Args(), " "))
 	if sig := signalled(); sig != nil {
 		if err == nil {
-			err = s.finish(context.Canceled)
+			// Discards a recording and removes the sandbox; the interruption
+			// is what the run reports.
+			_ = s.finish(context.Canceled)
 		}
 		env.temps.removeAll()
 		fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s)\n", signalName(sig))
@@ -159,6 +166,9 @@ func (s *session) run(ctx context.Context, onEvent func(agent.Event)) error {
 // named (or a recording asked for), replay otherwise.
 func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, error) {
 	live := f.baseURL != "" || f.model != "" || f.record != ""
+	if err := f.checkInject(live); err != nil {
+		return nil, err
+	}
 	if live && (f.cassette != "" || f.inject != "" || len(f.sse) > 0) {
 		return nil, usageError{"-cassette, -inject and -sse replay; -base-url, -model and -record run live: pick one"}
 	}
@@ -276,4 +286,45 @@ func unjoin(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkInject refuses a fault kind the demo has no variant for, and a fault
+// from $INJECT that another source of model turns would silently ignore.
+// Errors name where the kind came from: -inject or INJECT.
+func (f runFlags) checkInject(live bool) error {
+	if f.inject == "" {
+		return nil
+	}
+	from := "-inject " + f.inject
+	if f.injectEnv {
+		from = "INJECT=" + f.inject
+	}
+	if _, ok := injections[f.inject]; !ok {
+		return usageError{fmt.Sprintf("unknown fault in %s (want bad_args or unknown_tool)", from)}
+	}
+	var other string
+	switch {
+	case live:
+		other = "-base-url, -model or -record (a live run)"
+	case f.cassette != "":
+		other = "-cassette"
+	case len(f.sse) > 0:
+		other = "-sse"
+	}
+	switch {
+	case other == "":
+		return nil
+	case f.injectEnv:
+		return usageError{fmt.Sprintf("%s replays a fault variant of the demo and cannot be combined with %s: unset INJECT", from, other)}
+	case other == "-sse":
+		return usageError{fmt.Sprintf("%s replays a fault variant of the demo and cannot be combined with -sse", from)}
+	}
+	return nil // -inject with -cassette or a live flag: refused with the other combinations
 }
