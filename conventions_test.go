@@ -119,7 +119,7 @@ func TestREADMECommands(t *testing.T) {
 // flag of an agentvcr command or of go test in this repository.
 func TestREADMEFlags(t *testing.T) {
 	known := map[string]bool{"h": true, "update": true, "record": true, "run": true, "race": true, "diff": true} // -h, go test and go mod tidy flags
-	for _, sub := range []string{"run", "merge", "tool", "selftest"} {
+	for _, sub := range []string{"run", "merge", "tool", "selftest", "serve", "record", "conform"} {
 		flags, _ := commandFlags(sub)
 		for _, f := range flags {
 			known[f] = true
