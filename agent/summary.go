@@ -44,7 +44,7 @@ func (t *Turn) Summary() Summary {
 		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
 	}
 	for _, th := range t.Thinking {
-		s.Thinking = append(s.Thinking, SummaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
+		s.Thinking = append(s.Thinking, SummaryThinking(th))
 	}
 	return s
 }
