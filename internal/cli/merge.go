@@ -54,7 +54,7 @@ func cmdMerge(env Env, args []string) int {
 		in = f
 	}
 	turn, err := agent.MergeStream(in)
-	if werr := agent.WriteSummary(stdout, turn, err); werr != nil {
+	if werr := writeSummary(stdout, turn, err); werr != nil {
 		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
 		return 1
 	}
