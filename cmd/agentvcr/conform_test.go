@@ -127,7 +127,7 @@ func TestConformOwnAgentWholeCatalog(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if want := "24 cases: 24 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
+	if want := "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
 		t.Errorf("want %q in\n%s", want, stdout)
 	}
 	var checks []struct{ ID, Details string }
