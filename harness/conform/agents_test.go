@@ -32,6 +32,8 @@ const (
 	agentDated      = "dated"      // a good agent whose system prompt carries the time
 	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
 	agentWrongPath  = "wrongpath"  // posts to /responses under the base URL
+	agentEager      = "eager"      // a good agent that retries a 429 at once
+	agentPatient    = "patient"    // a good agent that waits for a stream forever
 )
 
 const agentModeEnv = "CONFORM_TEST_AGENT"
@@ -75,6 +77,9 @@ func testAgent(mode string) int {
 		tools = json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}},{"type":"function","function":{"name":"run_shell","parameters":{"type":"object"}}}]`)
 	}
 	client := &http.Client{Timeout: slow * 3 * time.Second}
+	if mode == agentPatient {
+		client.Timeout = 0
+	}
 	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
 	if mode == agentWrongPath {
 		url = strings.TrimSuffix(url, "/chat/completions") + "/responses"
@@ -87,10 +92,12 @@ func testAgent(mode string) int {
 	for range 4 {
 		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": mode != agentNoStream})
 		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
-		if err == nil && resp.StatusCode == http.StatusTooManyRequests && mode == agentGood {
+		if err == nil && resp.StatusCode == http.StatusTooManyRequests && (mode == agentGood || mode == agentEager) {
 			resp.Body.Close()
-			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			time.Sleep(time.Duration(secs) * time.Second)
+			if mode == agentGood {
+				secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+				time.Sleep(time.Duration(secs) * time.Second)
+			}
 			resp, err = client.Post(url, "application/json", bytes.NewReader(body))
 		}
 		if err != nil {

@@ -156,3 +156,45 @@ func TestRunInterrupted(t *testing.T) {
 		t.Error("the interrupted run did not return in time")
 	}
 }
+
+// A 429 retried before its Retry-After, or not retried at all, is a
+// WARNING; waited out, a SUCCESS.
+func TestFault429Timing(t *testing.T) {
+	only, _ := SelectCases(Cases(), []string{"fault_429"})
+	for _, tt := range []struct {
+		mode    string
+		status  Status
+		details string // prefix
+	}{
+		{agentGood, Success, "retried and finished (3 requests)"},
+		{agentEager, Warning, "retried "},
+		{agentTwice, Warning, "gave up on a 429 with Retry-After: 1 (exit 1) instead of waiting and retrying (stderr: test agent: status 429 Too Many Requests)"},
+	} {
+		results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Cases: only, Timeout: slow * 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := results[0]
+		if r.Status != tt.status || !strings.HasPrefix(r.Details, tt.details) {
+			t.Errorf("%s: %s %q, want %s %q...", tt.mode, r.Status, r.Details, tt.status, tt.details)
+		}
+		if tt.mode == agentEager && !strings.HasSuffix(r.Details, "after the 429, before its Retry-After: 1") {
+			t.Errorf("%s: %q", tt.mode, r.Details)
+		}
+	}
+}
+
+// An agent with no timeout on a stalled stream is killed at -timeout: a
+// FAILURE that says so, and conform returns.
+func TestFaultStallWithoutTimeout(t *testing.T) {
+	only, _ := SelectCases(Cases(), []string{"fault_stall"})
+	timeout := slow * time.Second
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the agent did not give up on a stalled stream within -timeout " + timeout.String() + ": killed"
+	if r := results[0]; r.Status != Failure || r.Details != want || !r.TimedOut {
+		t.Errorf("%s %q (timed out %v), want FAILURE %q", r.Status, r.Details, r.TimedOut, want)
+	}
+}

@@ -55,9 +55,9 @@ func probeConversation(first Request, specs []CallSpec) (*conversation, error) {
 	return conv, nil
 }
 
-// An Answer is what conform serves for one request: an SSE body, or a fault
+// served is what conform serves for one request: an SSE body, or a fault
 // in its place, or an HTTP error (a request past the conversation).
-type Answer struct {
+type served struct {
 	Body   []byte
 	Fault  string // one of the Fault constants, "" for none
 	Status int    // an HTTP error status; 0 serves Body
@@ -68,26 +68,26 @@ type Answer struct {
 // request of the case (from 1). changed reports whether the transform
 // changed the turn's body; a transform that does not apply to a turn
 // serves it unchanged.
-func (c Case) answer(conv *conversation, turn, attempt int) (ans Answer, changed bool, err error) {
+func (c Case) answer(conv *conversation, turn, attempt int) (ans served, changed bool, err error) {
 	if turn >= len(conv.turns) {
 		if !conv.clamp {
-			return Answer{Status: 404, Error: fmt.Sprintf("conform: the recorded conversation has %d turns; this request carries %d assistant messages", len(conv.turns), turn)}, false, nil
+			return served{Status: 404, Error: fmt.Sprintf("conform: the recorded conversation has %d turns; this request carries %d assistant messages", len(conv.turns), turn)}, false, nil
 		}
 		turn = len(conv.turns) - 1
 	}
 	body := conv.turns[turn]
 	if c.Fault != "" && attempt == 1 {
-		return Answer{Body: body, Fault: c.Fault}, true, nil
+		return served{Body: body, Fault: c.Fault}, true, nil
 	}
 	if c.Transform == nil || (c.ToolTurnOnly && turn != 0) {
-		return Answer{Body: body}, false, nil
+		return served{Body: body}, false, nil
 	}
 	out, err := c.Transform(body, int64(turn+1))
 	switch {
 	case errors.Is(err, harness.ErrQuirkNotApplicable):
-		return Answer{Body: body}, false, nil
+		return served{Body: body}, false, nil
 	case err != nil:
-		return Answer{}, false, fmt.Errorf("case %s, turn %d: %w", c.ID, turn+1, err)
+		return served{}, false, fmt.Errorf("case %s, turn %d: %w", c.ID, turn+1, err)
 	}
-	return Answer{Body: out}, !bytes.Equal(out, body), nil
+	return served{Body: out}, !bytes.Equal(out, body), nil
 }

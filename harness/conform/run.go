@@ -175,8 +175,8 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 	return st.serveAnswer(ans)
 }
 
-// serveAnswer turns an Answer into what the server sends.
-func (st *caseState) serveAnswer(ans Answer) (harness.ServeReply, error) {
+// serveAnswer turns a served answer into what the server sends.
+func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
 	switch ans.Fault {
 	case Fault429:
 		r := errorReply(http.StatusTooManyRequests, "conform fault: rate limited; retry after the Retry-After header's seconds")
