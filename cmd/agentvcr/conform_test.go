@@ -199,7 +199,7 @@ func TestConformRecordedThroughRecord(t *testing.T) {
 	args[4] = demo.ScriptParallel // -model
 	args[6] = dir                 // -C: the workspace it was recorded on
 	code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join(dir, "rec.yaml")}, args...)...)
-	if code != 0 || stderr != "" || !strings.Contains(stdout, "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
