@@ -96,16 +96,6 @@ func (s *msgStream) remove(i int) {
 	s.data = append(s.data[:i], s.data[i+1:]...)
 }
 
-// blockType is the type of the block an event at i belongs to.
-func (s *msgStream) blockType(index json.Number) string {
-	for i := range s.data {
-		if s.typ(i) == "content_block_start" && s.index(i) == index {
-			return s.data[i].object("content_block").str("type")
-		}
-	}
-	return ""
-}
-
 func (s *msgStream) index(i int) json.Number {
 	v, _ := s.data[i].get("index")
 	n, _ := v.(json.Number)
