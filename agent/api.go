@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -51,7 +53,7 @@ var ChatCompletions = &API{
 
 // APIs lists every format, the default first.
 func APIs() []*API {
-	return []*API{ChatCompletions, Responses}
+	return []*API{ChatCompletions, AnthropicMessages, Responses}
 }
 
 // APIByName returns the format whose Name is name.
@@ -64,4 +66,52 @@ func APIByName(name string) (*API, error) {
 		names = append(names, a.Name)
 	}
 	return nil, fmt.Errorf("unknown api %q (want %s)", name, strings.Join(names, ", "))
+}
+
+// DetectAPI names the format of a raw stream from its first event: an
+// "event:" line or a data object's "type" that belongs to Anthropic Messages
+// (message_start, content_block_*, ping, message_delta, message_stop) or to
+// OpenAI Responses ("response.*"); anything else, a chat-completions chunk
+// included, is ChatCompletions. "error" events and comments are passed over.
+// head is the start of the stream (the first few KiB are plenty).
+func DetectAPI(head []byte) *API {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexAny(head, "\r\n"); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimSpace(value)
+		var typ string
+		switch string(field) {
+		case "event":
+			typ = string(value)
+		case "data":
+			var probe struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(value, &probe) != nil {
+				continue
+			}
+			if probe.Type == "" {
+				return ChatCompletions
+			}
+			typ = probe.Type
+		default:
+			continue
+		}
+		switch {
+		case typ == "error":
+			continue
+		case strings.HasPrefix(typ, "response."):
+			return Responses
+		case strings.HasPrefix(typ, "message_"), strings.HasPrefix(typ, "content_block_"), typ == "ping":
+			return AnthropicMessages
+		default:
+			return ChatCompletions
+		}
+	}
+	return ChatCompletions
 }

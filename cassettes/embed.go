@@ -2,8 +2,10 @@ package cassettes
 
 import "embed"
 
-// FS holds every cassette: "<name>.yaml", "<name>.en.yaml" and
-// "quirks/<name>.<quirk>.yaml".
+// FS holds every cassette: "<name>.yaml", "<name>.en.yaml",
+// "quirks/<name>.<quirk>.yaml", and the Anthropic Messages recordings of the
+// same scripts, "messages/<name>.yaml" and "messages/<name>.en.yaml", with
+// the demo's benign Messages quirk variants "messages/quirks/demo.<quirk>.yaml".
 //
-//go:embed *.yaml quirks/*.yaml
+//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml
 var FS embed.FS

@@ -6,14 +6,19 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
 // A Recording is what the first request of a cassette says about the
 // conversation it holds: enough to replay it with the same request bytes.
 type Recording struct {
-	// BaseURL is the recorded endpoint without "/chat/completions", so that
-	// the replayed requests have the recorded path.
+	// API is the wire format, read from the recorded path ("/v1/messages"
+	// is Anthropic Messages; chat completions when no format's path fits).
+	API *agent.API
+	// BaseURL is the recorded endpoint without the format's path
+	// ("/chat/completions", "/v1/messages"), so that the replayed requests
+	// have the recorded path.
 	BaseURL string
 	// Model is the recorded "model".
 	Model string
@@ -34,29 +39,54 @@ func ReadRecording(path string) (Recording, error) {
 		return Recording{}, fmt.Errorf("cassette %s: %w", path, ErrEmptyRecording)
 	}
 	first := c.Interactions[0].Request
-	var body struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.Unmarshal([]byte(first.Body), &body); err != nil {
-		return Recording{}, fmt.Errorf("cassette %s: first request body is not a chat-completions request: %w", path, err)
-	}
-	rec := Recording{Model: body.Model, Interactions: len(c.Interactions)}
-	for _, m := range body.Messages {
-		if m.Role == "user" {
-			rec.Prompt = m.Content
-		}
-	}
 	u, err := url.Parse(first.URL)
 	if err != nil {
 		return Recording{}, fmt.Errorf("cassette %s: recorded URL: %w", path, err)
 	}
-	u.Path = strings.TrimSuffix(u.Path, "/chat/completions")
+	api := agent.ChatCompletions // the format whose path is the longest suffix
+	best := -1
+	for _, a := range agent.APIs() {
+		if strings.HasSuffix(u.Path, a.Path) && len(a.Path) > best {
+			api, best = a, len(a.Path)
+		}
+	}
+	var body struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(first.Body), &body); err != nil {
+		return Recording{}, fmt.Errorf("cassette %s: first request body is not a %s request: %w", path, api.Name, err)
+	}
+	rec := Recording{API: api, Model: body.Model, Interactions: len(c.Interactions)}
+	for _, m := range body.Messages {
+		if m.Role == "user" {
+			rec.Prompt = contentText(m.Content)
+		}
+	}
+	u.Path = strings.TrimSuffix(u.Path, api.Path)
 	rec.BaseURL = u.String()
 	return rec, nil
+}
+
+// contentText is a message content's text: the string, or the text of its
+// text blocks (Anthropic Messages), joined.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct{ Type, Text string }
+	json.Unmarshal(raw, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // CassetteFile is the file name of a cassette in a locale: <name>.yaml for

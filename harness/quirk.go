@@ -64,6 +64,10 @@ func Quirks() []Quirk {
 			Doc: "': OPENROUTER PROCESSING' first, ': keepalive' lines between events and after [DONE] (OpenRouter)"},
 		{Name: "no_done", Benign: true, Apply: noDone,
 			Doc: "no data: [DONE] after the finish chunk (Cerebras, Perplexity; bifrost #2910)"},
+		{Name: "content_parts", Benign: true, Apply: contentParts,
+			Doc: `delta.content as an array of typed parts, [{"type":"text","text":...}] (Mistral, Databricks: litellm #16272, databricks/appkit #559)`},
+		{Name: "several_choices", Benign: true, Apply: severalChoices,
+			Doc: "a second answer (choice 1, with a call of its own) interleaved with the stream's (n > 1: litellm #35793)"},
 		{Name: "bad_args", Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},
 	}
@@ -71,7 +75,7 @@ func Quirks() []Quirk {
 
 // QuirkByName returns the transform with that name.
 func QuirkByName(name string) (Quirk, bool) {
-	for _, q := range Quirks() {
+	for _, q := range append(Quirks(), MessagesQuirks()...) {
 		if q.Name == name {
 			return q, true
 		}

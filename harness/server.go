@@ -167,16 +167,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
 		writeModels(w, route.Models)
-	case strings.HasSuffix(path, "/chat/completions") && r.Method == http.MethodPost:
+	case (strings.HasSuffix(path, "/chat/completions") || isMessagesPath(path)) && r.Method == http.MethodPost:
 		s.chat(w, r, name, path, route)
-	case strings.HasSuffix(path, "/chat/completions"), strings.HasSuffix(path, "/models"):
+	case strings.HasSuffix(path, "/chat/completions"), isMessagesPath(path), strings.HasSuffix(path, "/models"):
 		s.fail(w, http.StatusMethodNotAllowed, "invalid_request_error", fmt.Sprintf("%s is not allowed on %s", r.Method, path))
 	default:
 		s.fail(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use POST .../v1/chat/completions or GET .../v1/models", r.Method, r.URL.Path))
 	}
 }
 
-// chat answers one chat-completions request.
+// isMessagesPath reports an Anthropic Messages request path: a cassette
+// recorded with -api messages is served on POST .../v1/messages the same way
+// (the client's base URL is the server's root, or /s/NAME, without /v1).
+func isMessagesPath(path string) bool { return strings.HasSuffix(path, "/v1/messages") }
+
+// chat answers one chat-completions (or Anthropic Messages) request.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string, route *Route) {
 	body, err := readBody(r)
 	if err != nil {
@@ -248,12 +253,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	s.stream(w, r, reply, route, f.appliesTo(req.Turn))
 }
 
-// readBody reads a request body in one allocation when its length is
-// known, up to maxRequestBody.
+// readBody reads a request body of at most maxRequestBody bytes, in one
+// allocation when its length is known.
 func readBody(r *http.Request) ([]byte, error) {
 	n := r.ContentLength
-	if n < 0 || n > maxRequestBody {
-		return io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	if n > maxRequestBody {
+		return nil, fmt.Errorf("the body is over %d bytes", maxRequestBody)
+	}
+	if n < 0 {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+		if err == nil && len(body) > maxRequestBody {
+			err = fmt.Errorf("the body is over %d bytes", maxRequestBody)
+		}
+		return body, err
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r.Body, body); err != nil {

@@ -29,9 +29,24 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 // seeds: the transcript must be the clean one, byte for byte.
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
+	metamorphic(t, "", harness.Quirks(), 10)
+}
+
+// TestMetamorphicBenignMessagesQuirks is the same for the base cassettes
+// recorded in the Anthropic Messages format and the Messages quirks.
+func TestMetamorphicBenignMessagesQuirks(t *testing.T) {
+	t.Parallel()
+	metamorphic(t, "messages/", harness.MessagesQuirks(), 14)
+}
+
+// metamorphic replays every base cassette under the folder under (of cassettes.FS)
+// through every benign quirk of quirks that applies (at least least of
+// them per cassette) and two re-chunking seeds, against the clean replay.
+func metamorphic(t *testing.T, under string, quirks []harness.Quirk, least int) {
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
 		for _, script := range demo.Scripts(lang) {
-			file := harness.CassetteFile(script.Name, lang)
+			file := under + harness.CassetteFile(script.Name, lang)
+			name := under + script.Name
 			base, err := fs.ReadFile(cassettes.FS, file)
 			if err != nil {
 				t.Fatal(err)
@@ -43,12 +58,12 @@ func TestMetamorphicBenignQuirks(t *testing.T) {
 				if err := demo.WriteSandbox(ws); err != nil {
 					t.Fatal(err)
 				}
-				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", script.Name, "-C", ws, "-rechunk", "whole")
+				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", name, "-C", ws, "-rechunk", "whole")
 				if code != 0 || stderr != "" {
 					t.Fatalf("clean replay: exit %d: %s", code, stderr)
 				}
 				applied := 0
-				for _, q := range harness.Quirks() {
+				for _, q := range quirks {
 					if !q.Benign {
 						continue
 					}
@@ -74,7 +89,7 @@ func TestMetamorphicBenignQuirks(t *testing.T) {
 						}
 					}
 				}
-				if applied < 10 {
+				if applied < least {
 					t.Errorf("only %d benign quirks applied to %s", applied, file)
 				}
 			})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,16 +11,26 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 )
 
-const mergeUsage = `usage: agentvcr merge [FILE]
+const mergeUsage = `usage: agentvcr merge [-format auto|chat|messages|responses] [FILE]
 
-Merges a raw chat-completions SSE stream (FILE, or standard input) into one
-turn and prints it as one JSON line:
+Merges a raw SSE stream (FILE, or standard input) into one turn and prints
+it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
 When the model sent reasoning, "thinking":[{"type":"…","text":"…"}] follows
 "tool_calls"; a call that came with extra_content (Gemini's thought signature)
 has it after "arguments". Both are left out when there are none.
+-format names the wire format; auto (the default) reads it from the first
+event: Anthropic Messages (message_start, content_block_*, ping), OpenAI
+Responses (response.*), else chat completions.
 On a stream error it prints {"error":"…"} and exits 1.
+
+flags:
+  -format FORMAT
+    	the stream's wire format: auto (default), chat, messages or responses
 `
+
+// detectBytes is how much of the stream -format auto reads to decide.
+const detectBytes = 64 << 10
 
 // cmdMerge implements `agentvcr merge [FILE]`.
 func cmdMerge(env Env, args []string) int {
@@ -27,6 +38,7 @@ func cmdMerge(env Env, args []string) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
+	format := fs.String("format", "auto", "")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprint(stdout, mergeUsage)
@@ -34,6 +46,14 @@ func cmdMerge(env Env, args []string) int {
 		}
 		fmt.Fprint(stderr, mergeUsage)
 		return 2
+	}
+	var api *agent.API
+	if *format != "auto" {
+		var err error
+		if api, err = agent.APIByName(*format); err != nil {
+			fmt.Fprintf(stderr, "agentvcr merge: -format: %v\n\n%s", err, mergeUsage)
+			return 2
+		}
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "agentvcr merge: too many arguments (want at most one FILE)\n\n%s", mergeUsage)
@@ -53,7 +73,12 @@ func cmdMerge(env Env, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	turn, err := agent.MergeStream(in)
+	br := bufio.NewReaderSize(in, detectBytes)
+	if api == nil {
+		head, _ := br.Peek(detectBytes) // a shorter stream is all there is to look at
+		api = agent.DetectAPI(head)
+	}
+	turn, err := api.Merge(br)
 	if werr := writeSummary(stdout, turn, err); werr != nil {
 		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
 		return 1

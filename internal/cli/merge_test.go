@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,11 +15,17 @@ import (
 )
 
 // TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
-// package agent and compares stdout with the golden beside it.
+// package agent, chat completions, Anthropic Messages and Responses, the
+// format detected from the first event, and compares stdout with the golden
+// beside it.
 func TestMergeFixtures(t *testing.T) {
-	files, err := filepath.Glob("../../agent/testdata/streams/*.sse")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no stream fixtures: %v", err)
+	var files []string
+	for _, dir := range []string{"streams", "messages", "responses"} {
+		found, err := filepath.Glob("../../agent/testdata/" + dir + "/*.sse")
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no %s fixtures: %v", dir, err)
+		}
+		files = append(files, found...)
 	}
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
@@ -67,11 +74,11 @@ func TestMergeResponsesFixtures(t *testing.T) {
 
 func errorText(t *testing.T, golden []byte) string {
 	t.Helper()
-	s := strings.TrimSuffix(strings.TrimPrefix(string(golden), `{"error":"`), "\"}\n")
-	if strings.ContainsAny(s, `"\`) {
-		t.Fatalf("golden error text needs unescaping: %s", golden)
+	var e struct{ Error string }
+	if err := json.Unmarshal(golden, &e); err != nil {
+		t.Fatalf("golden error line: %v: %s", err, golden)
 	}
-	return s
+	return e.Error
 }
 
 func TestMergeCommand(t *testing.T) {
@@ -121,6 +128,33 @@ func TestMergeCommand(t *testing.T) {
 			reason:     "-h prints the usage on stdout",
 			args:       []string{"merge", "-h"},
 			wantStdout: mergeUsage,
+		},
+		{
+			reason:     "a Messages stream on standard input is detected from its first event",
+			args:       []string{"merge"},
+			stdin:      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n",
+			wantStdout: `{"text":"","finish_reason":"end_turn","tool_turn":false,"tool_calls":[]}` + "\n",
+		},
+		{
+			reason:     "-format messages reads a stream that starts with no event as Messages",
+			args:       []string{"merge", "-format", "messages"},
+			wantCode:   1,
+			wantStdout: `{"error":"stream ended without a stop_reason or message_stop"}` + "\n",
+			wantStderr: "agentvcr merge: stream ended without a stop_reason or message_stop\n",
+		},
+		{
+			reason:     "-format chat reads a Messages stream as chat chunks: nothing merges",
+			args:       []string{"merge", "-format", "chat"},
+			stdin:      "event: message_start\ndata: {\"type\":\"message_start\"}\n\n",
+			wantCode:   1,
+			wantStdout: `{"error":"stream ended without a finish_reason or [DONE]"}` + "\n",
+			wantStderr: "agentvcr merge: stream ended without a finish_reason or [DONE]\n",
+		},
+		{
+			reason:     "an unknown -format is a usage error, before the file is opened",
+			args:       []string{"merge", "-format", "gemini", "testdata/no-such.sse"},
+			wantCode:   2,
+			wantStderr: "agentvcr merge: -format: unknown api \"gemini\" (want chat, messages, responses)\n\n" + mergeUsage,
 		},
 		{
 			reason:     "a missing file is reported on stderr with nothing on stdout",

@@ -16,7 +16,7 @@ import (
 	"github.com/agentvcr/agentvcr/tools"
 )
 
-const runUsage = `usage: agentvcr run [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
+const runUsage = `usage: agentvcr run [-api chat|messages|responses] [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
                     [-base-url URL -model M] [-record PATH]
                     [-lang zh|en] [-json] [-max-turns N] [PROMPT]
 
@@ -33,6 +33,10 @@ order. The model, prompt and endpoint default to those the cassette recorded.
 
 Live: -base-url (or OPENAI_BASE_URL) and -model (or AGENTVCR_MODEL), with the
 key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
+-api messages speaks Anthropic Messages (POST {base}/v1/messages, the base
+and key from ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); on replay it picks
+the demo recorded in that format (messages/demo, messages/demo_bad_args...),
+and a cassette or -sse file speaks the format it was recorded in.
 -record PATH also writes the conversation to a cassette, redacted and
 scanned for the key. Recording is refused when CI=true.
 
@@ -41,7 +45,7 @@ flags:
 
 // runFlags are the flags of `agentvcr run`.
 type runFlags struct {
-	dir, cassette, inject, baseURL, model, record, lang, rechunk string
+	dir, cassette, inject, baseURL, model, record, lang, rechunk, api string
 	// injectEnv: inject came from $INJECT, not from -inject.
 	injectEnv                  bool
 	sse                        listFlag
@@ -67,6 +71,7 @@ func cmdRun(env Env, args []string) int {
 		fs.PrintDefaults()
 	}
 	var f runFlags
+	fs.StringVar(&f.api, "api", "", "wire `FORMAT`: chat (default), messages (Anthropic) or responses; replay: the cassette's")
 	fs.StringVar(&f.dir, "C", "", "workspace `DIR` (replay default: the embedded sandbox; live default: this folder)")
 	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
 	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool (default $INJECT)")
@@ -178,6 +183,13 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if len(f.sse) > 0 && f.cassette != "" {
 		return nil, usageError{"-sse and -cassette are two sources of model turns: pick one"}
 	}
+	var api *agent.API
+	if f.api != "" {
+		var err error
+		if api, err = agent.APIByName(f.api); err != nil {
+			return nil, usageError{"-api: " + err.Error()}
+		}
+	}
 	var cleanups []func(runErr error) error
 	s := &session{maxTurns: f.maxTurns}
 	s.finish = func(runErr error) error {
@@ -201,7 +213,10 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	switch {
 	case live:
 		var err error
-		if baseURL, model, key, err = liveSettings(env, f); err != nil {
+		if api == nil {
+			api = agent.ChatCompletions
+		}
+		if baseURL, model, key, err = liveSettings(env, f, api); err != nil {
 			return nil, err
 		}
 		if dir == "" {
@@ -231,15 +246,23 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		}
 		transport = harness.SSEFiles(files)
 		baseURL, model = "http://sse.invalid/v1", "sse-files"
+		if api == nil {
+			api = detectFile(files[0])
+		}
 	default:
 		rc, err := harness.ParseRechunkMode(f.rechunk)
 		if err != nil {
 			return nil, usageError{err.Error()}
 		}
-		c, rec, cleanup, err := openReplay(env, f, lang, harness.Rechunk{Mode: rc, Seed: f.seed})
+		c, rec, cleanup, err := openReplay(env, f, api, lang, harness.Rechunk{Mode: rc, Seed: f.seed})
 		if err != nil {
 			return nil, err
 		}
+		if api != nil && api != rec.API {
+			cleanup()
+			return nil, usageError{fmt.Sprintf("-api %s: the cassette was recorded in %s", api.Name, rec.API.Name)}
+		}
+		api = rec.API
 		cleanups = append(cleanups, func(error) error { return cleanup() })
 		if dir == "" && strings.HasSuffix(f.cassette, ".yaml") {
 			dir = env.Dir // a cassette of one's own replays where it was recorded
@@ -272,7 +295,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if env.WrapTransport != nil {
 		transport = env.WrapTransport(transport)
 	}
-	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}}
+	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}, API: api}
 	s.msgs = []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(lang)},
 		{Role: agent.RoleUser, Content: prompt},
