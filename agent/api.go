@@ -30,6 +30,9 @@ type API struct {
 	// Check returns an error wrapping ErrInvalidMessages when msgs would make
 	// a request in this format that a gateway rejects.
 	Check func(msgs []Message) error
+	// Detect reports whether head, the start of a raw stream, is in this
+	// format (see DetectAPI); nil for the default format.
+	Detect func(head []byte) bool
 }
 
 // ChatCompletions is the OpenAI chat-completions format: Bearer key,
@@ -64,4 +67,15 @@ func APIByName(name string) (*API, error) {
 		names = append(names, a.Name)
 	}
 	return nil, fmt.Errorf("unknown api %q (want %s)", name, strings.Join(names, ", "))
+}
+
+// DetectAPI returns the format of a raw stream from its start: the first
+// format whose Detect recognizes head, else ChatCompletions.
+func DetectAPI(head []byte) *API {
+	for _, a := range APIs() {
+		if a.Detect != nil && a.Detect(head) {
+			return a
+		}
+	}
+	return ChatCompletions
 }

@@ -33,7 +33,7 @@ const usage = `usage: agentvcr <command> [flags] [args]
 
 commands:
   run       run the agent: the offline demo by default, or live against a gateway
-  merge     merge a raw chat-completions SSE stream into one turn (JSON)
+  merge     merge a raw SSE stream (chat completions, Responses) into one turn (JSON)
   tool      run one tool through the same entry the agent loop uses
   selftest  run the lesson's seven checks
 

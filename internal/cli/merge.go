@@ -1,22 +1,31 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 )
 
-const mergeUsage = `usage: agentvcr merge [FILE]
+const mergeUsageText = `usage: agentvcr merge [-format auto|FORMAT] [FILE]
 
-Merges a raw chat-completions SSE stream (FILE, or standard input) into one
-turn and prints it as one JSON line:
+Merges a raw SSE stream (FILE, or standard input) into one turn and prints
+it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
+with "warnings":[…] added when the merger worked around a broken shape.
 On a stream error it prints {"error":"…"} and exits 1.
+
+-format names the wire format (%s); auto, the default, tells
+it from the stream's first events (chat completions when nothing else fits).
 `
+
+// mergeHead is how much of a stream -format auto looks at.
+const mergeHead = 64 << 10
 
 // cmdMerge implements `agentvcr merge [FILE]`.
 func cmdMerge(env Env, args []string) int {
@@ -24,17 +33,27 @@ func cmdMerge(env Env, args []string) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
+	format := fs.String("format", "auto", "")
+	usage := mergeUsage()
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			fmt.Fprint(stdout, mergeUsage)
+			fmt.Fprint(stdout, usage)
 			return 0
 		}
-		fmt.Fprint(stderr, mergeUsage)
+		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "agentvcr merge: too many arguments (want at most one FILE)\n\n%s", mergeUsage)
+		fmt.Fprintf(stderr, "agentvcr merge: too many arguments (want at most one FILE)\n\n%s", usage)
 		return 2
+	}
+	var api *agent.API
+	if *format != "auto" {
+		var err error
+		if api, err = agent.APIByName(*format); err != nil {
+			fmt.Fprintf(stderr, "agentvcr merge: -format: %v\n", err)
+			return 2
+		}
 	}
 	in := stdin
 	if fs.NArg() == 1 {
@@ -50,7 +69,12 @@ func cmdMerge(env Env, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	turn, err := agent.MergeStream(in)
+	br := bufio.NewReaderSize(in, mergeHead)
+	if api == nil {
+		head, _ := br.Peek(mergeHead) // a shorter stream is all there; a read error comes again below
+		api = agent.DetectAPI(head)
+	}
+	turn, err := api.Merge(br)
 	if werr := agent.WriteSummary(stdout, turn, err); werr != nil {
 		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
 		return 1
@@ -60,4 +84,18 @@ func cmdMerge(env Env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// mergeUsage is the merge command's usage text, naming the formats.
+func mergeUsage() string {
+	return fmt.Sprintf(mergeUsageText, apiNames())
+}
+
+// apiNames lists the wire formats' names: "chat, responses".
+func apiNames() string {
+	var names []string
+	for _, a := range agent.APIs() {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
 }

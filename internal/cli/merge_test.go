@@ -11,20 +11,34 @@ import (
 )
 
 // TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
-// package agent and compares stdout with the golden beside it.
+// package agent (chat completions and Responses, the format told from the
+// stream, and named with -format) and compares stdout with the golden beside
+// it.
 func TestMergeFixtures(t *testing.T) {
-	files, err := filepath.Glob("../../agent/testdata/streams/*.sse")
-	if err != nil || len(files) == 0 {
+	chat, err := filepath.Glob("../../agent/testdata/streams/*.sse")
+	if err != nil || len(chat) == 0 {
 		t.Fatalf("no stream fixtures: %v", err)
 	}
-	for _, path := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
+	responses, err := filepath.Glob("../../agent/testdata/responses/*.sse")
+	if err != nil || len(responses) == 0 {
+		t.Fatalf("no Responses fixtures: %v", err)
+	}
+	var cases [][]string
+	for _, path := range chat {
+		cases = append(cases, []string{"merge", path}, []string{"merge", "-format", "chat", path})
+	}
+	for _, path := range responses {
+		cases = append(cases, []string{"merge", path}, []string{"merge", "-format", "responses", path})
+	}
+	for _, args := range cases {
+		path := args[len(args)-1]
+		t.Run(strings.Join(args[1:len(args)-1], " ")+" "+strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
 			want, err := os.ReadFile(strings.TrimSuffix(path, ".sse") + ".golden.json")
 			if err != nil {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer
-			code := run([]string{"merge", path}, strings.NewReader(""), &stdout, &stderr)
+			code := run(args, strings.NewReader(""), &stdout, &stderr)
 			if diff := cmp.Diff(string(want), stdout.String()); diff != "" {
 				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
 			}
@@ -87,18 +101,38 @@ func TestMergeCommand(t *testing.T) {
 			reason:     "two files are a usage error",
 			args:       []string{"merge", "a.sse", "b.sse"},
 			wantCode:   2,
-			wantStderr: "agentvcr merge: too many arguments (want at most one FILE)\n\n" + mergeUsage,
+			wantStderr: "agentvcr merge: too many arguments (want at most one FILE)\n\n" + mergeUsage(),
 		},
 		{
 			reason:     "an unknown flag is a usage error",
 			args:       []string{"merge", "-x"},
 			wantCode:   2,
-			wantStderr: "flag provided but not defined: -x\n" + mergeUsage,
+			wantStderr: "flag provided but not defined: -x\n" + mergeUsage(),
 		},
 		{
 			reason:     "-h prints the usage on stdout",
 			args:       []string{"merge", "-h"},
-			wantStdout: mergeUsage,
+			wantStdout: mergeUsage(),
+		},
+		{
+			reason:     "an unknown format is a usage error naming the known ones",
+			args:       []string{"merge", "-format", "gemini"},
+			wantCode:   2,
+			wantStderr: "agentvcr merge: -format: unknown api \"gemini\" (want " + apiNames() + ")\n",
+		},
+		{
+			reason:     "a Responses stream on standard input is told from its events",
+			args:       []string{"merge"},
+			stdin:      "data: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"delta\":\"hi\"}\n\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"output\":[]}}\n\n",
+			wantStdout: `{"text":"hi","finish_reason":"stop","tool_turn":false,"tool_calls":[]}` + "\n",
+		},
+		{
+			reason:     "-format chat reads a Responses stream as chat completions: no finish, truncated",
+			args:       []string{"merge", "-format", "chat"},
+			stdin:      "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"output\":[]}}\n\n",
+			wantCode:   1,
+			wantStdout: `{"error":"stream ended without a finish_reason or [DONE]"}` + "\n",
+			wantStderr: "agentvcr merge: stream ended without a finish_reason or [DONE]\n",
 		},
 		{
 			reason:     "a missing file is reported on stderr with nothing on stdout",
