@@ -19,7 +19,8 @@ import (
 var ErrInvariant = errors.New("request breaks the message invariants")
 
 // A Gateway is the project's scripted stand-in for an OpenAI-compatible
-// gateway: it speaks POST /v1/chat/completions with SSE streaming, answers
+// gateway: it speaks POST /v1/chat/completions and POST /v1/responses (the
+// OpenAI Responses API) with SSE streaming, answers
 // from scripts (the request's "model" picks one), and checks the message
 // invariants on every request it receives. It is what the base cassettes are
 // recorded from, through the same recording path a user runs against a live
@@ -65,20 +66,33 @@ func (g *Gateway) Refused() []error {
 	return append([]error(nil), g.refused...)
 }
 
-// chatRequest is the part of a chat-completions request the gateway reads.
-type chatRequest struct {
+// gatewayRequest is what the gateway reads from a request in any format:
+// the model, the conversation as neutral messages, and the stream flag.
+type gatewayRequest struct {
 	Model    string          `json:"model"`
 	Messages []agent.Message `json:"messages"`
 	Stream   bool            `json:"stream"`
 }
 
-// ServeHTTP answers one chat-completions request.
+// parseChatRequest reads a chat-completions request.
+func parseChatRequest(body []byte) (gatewayRequest, error) {
+	var req gatewayRequest
+	err := json.Unmarshal(body, &req)
+	return req, err
+}
+
+// ServeHTTP answers one chat-completions or Responses request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	g.requests++
 	g.mu.Unlock()
 
-	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+	parse, stream := parseChatRequest, StreamReply
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case strings.HasSuffix(r.URL.Path, "/responses"):
+		parse, stream = parseResponsesRequest, StreamResponsesReply
+	default:
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s", r.URL.Path))
 		return
 	}
@@ -95,9 +109,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "cannot read body: "+err.Error())
 		return
 	}
-	var req chatRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "body is not valid JSON: "+err.Error())
+	req, err := parse(body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "body is not a valid request: "+err.Error())
 		return
 	}
 	if !req.Stream {
@@ -136,7 +150,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	for _, event := range StreamReply(req.Model, script.Name, turn, reply) {
+	for _, event := range stream(req.Model, script.Name, turn, reply) {
 		io.WriteString(w, event)
 		if flusher != nil {
 			flusher.Flush()
