@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/signal"
@@ -17,7 +18,7 @@ import (
 )
 
 const runUsage = `usage: agentvcr run [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
-                    [-base-url URL -model M] [-record PATH]
+                    [-base-url URL -model M] [-record PATH] [-api chat|responses]
                     [-lang zh|en] [-json] [-max-turns N] [PROMPT]
 
 With no flags: the offline demo. The embedded sandbox repository is written
@@ -36,16 +37,20 @@ key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
 -record PATH also writes the conversation to a cassette, redacted and
 scanned for the key. Recording is refused when CI=true.
 
+-api picks the wire format: chat (POST /chat/completions, the default) or
+responses (the OpenAI Responses API, POST /responses). A cassette replays
+in the format it recorded, and -sse files in the format their events show.
+
 flags:
 `
 
 // runFlags are the flags of `agentvcr run`.
 type runFlags struct {
-	dir, cassette, inject, baseURL, model, record, lang, rechunk string
-	sse                                                          listFlag
-	json                                                         bool
-	maxTurns                                                     int
-	seed                                                         int64
+	dir, cassette, inject, baseURL, model, record, lang, rechunk, api string
+	sse                                                               listFlag
+	json                                                              bool
+	maxTurns                                                          int
+	seed                                                              int64
 }
 
 // listFlag is a repeatable string flag.
@@ -70,6 +75,7 @@ func cmdRun(env Env, args []string) int {
 	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default $OPENAI_BASE_URL), e.g. https://api.openai.com/v1")
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
 	fs.StringVar(&f.record, "record", "", "live: also write the conversation to the cassette `PATH`")
+	fs.StringVar(&f.api, "api", "", "wire format: chat or responses (default: chat live, the recorded one on replay)")
 	fs.StringVar(&f.lang, "lang", env.Getenv("AGENTVCR_LANG"), "locale: zh or en (default $AGENTVCR_LANG, else zh)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON event per line instead of cards")
 	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "stop after `N` requests")
@@ -98,7 +104,7 @@ func cmdRun(env Env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	r := renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}
+	r := renderer{w: env.Stdout, warn: env.Stderr, lang: lang, json: f.json, color: env.Color && !f.json}
 	if err := s.run(ctx, r.event); err != nil {
 		for _, e := range unjoin(err) {
 			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(e, s.client))
@@ -167,7 +173,14 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		baseURL   string
 		key       string
 		dir       = env.path(f.dir)
+		api       *agent.API
 	)
+	if f.api != "" {
+		var err error
+		if api, err = agent.APIByName(f.api); err != nil {
+			return nil, usageError{"-api: " + err.Error()}
+		}
+	}
 	switch {
 	case live:
 		var err error
@@ -204,6 +217,13 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		}
 		transport = harness.SSEFiles(files)
 		baseURL, model = "http://sse.invalid/v1", "sse-files"
+		if api == nil {
+			head, err := readHead(files[0], 64<<10)
+			if err != nil {
+				return nil, err
+			}
+			api = agent.DetectAPI(head)
+		}
 	default:
 		rc, err := harness.ParseRechunkMode(f.rechunk)
 		if err != nil {
@@ -219,6 +239,12 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		}
 		transport = c.Transport()
 		baseURL, model = rec.BaseURL, rec.Model
+		if api != nil && api.Name != rec.API {
+			return fail(usageError{fmt.Sprintf("-api %s: the cassette recorded the %s format; leave -api out to replay it", api.Name, rec.API)})
+		}
+		if api, err = agent.APIByName(rec.API); err != nil {
+			return fail(err)
+		}
 		if prompt == "" {
 			prompt = rec.Prompt
 		}
@@ -242,7 +268,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		return fail(fmt.Errorf("workspace: %w", err))
 	}
 	s.registry = tools.Default(ws, lang)
-	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}}
+	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}, API: api}
 	s.msgs = []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(lang)},
 		{Role: agent.RoleUser, Content: prompt},
@@ -256,4 +282,14 @@ func unjoin(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// readHead reads the first n bytes of a file (fewer when it is shorter).
+func readHead(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }
