@@ -35,62 +35,92 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 	return code, stdout.String(), stderr.String()
 }
 
-// TestMetamorphicBenignQuirks replays every base cassette through every
-// benign quirk transform (as a derived cassette) and under two re-chunking
-// seeds: the transcript must be the clean one, byte for byte.
+// TestMetamorphicBenignQuirks replays every base cassette, in each wire
+// format, through every benign quirk transform of that format (as a derived
+// cassette) and under two re-chunking seeds: the transcript must be the
+// clean one, byte for byte, and a Responses cassette's clean transcript is
+// the chat-completions one. A quirk marked Warns must leave its warnings on
+// stderr, and nothing else; any other leaves stderr empty.
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
 		for _, script := range demo.Scripts(lang) {
-			file := harness.CassetteFile(script.Name, lang)
-			base, err := fs.ReadFile(cassettes.FS, file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Run(file, func(t *testing.T) {
-				t.Parallel()
-				dir := t.TempDir()
-				ws := filepath.Join(dir, "ws")
-				if err := demo.WriteSandbox(ws); err != nil {
+			for _, folder := range []string{"", "responses/"} {
+				file := folder + harness.CassetteFile(script.Name, lang)
+				base, err := fs.ReadFile(cassettes.FS, file)
+				if err != nil {
 					t.Fatal(err)
 				}
-				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", script.Name, "-C", ws, "-rechunk", "whole")
-				if code != 0 || stderr != "" {
-					t.Fatalf("clean replay: exit %d: %s", code, stderr)
-				}
-				applied := 0
-				for _, q := range harness.Quirks() {
-					if !q.Benign {
-						continue
-					}
-					out, err := harness.ApplyQuirkToCassette(base, q, 7)
-					if errors.Is(err, harness.ErrQuirkNotApplicable) {
-						continue
-					}
-					if err != nil {
-						t.Fatalf("%s: %v", q.Name, err)
-					}
-					applied++
-					path := filepath.Join(dir, q.Name+".yaml")
-					if err := os.WriteFile(path, out, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					for _, seed := range []string{"1", "2"} {
-						code, got, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", path, "-C", ws, "-seed", seed)
-						if code != 0 || stderr != "" {
-							t.Errorf("%s seed %s: exit %d: %s", q.Name, seed, code, stderr)
-						}
-						if diff := cmp.Diff(clean, got); diff != "" {
-							t.Errorf("%s seed %s: transcript differs from the clean one (-clean +quirk):\n%s", q.Name, seed, diff)
-						}
-					}
-				}
-				if applied < 10 {
-					t.Errorf("only %d benign quirks applied to %s", applied, file)
-				}
-			})
+				t.Run(file, func(t *testing.T) {
+					t.Parallel()
+					metamorphic(t, lang, folder+script.Name, base)
+				})
+			}
 		}
 	}
+}
+
+func metamorphic(t *testing.T, lang tools.Lang, name string, base []byte) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := demo.WriteSandbox(ws); err != nil {
+		t.Fatal(err)
+	}
+	code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", name, "-C", ws, "-rechunk", "whole")
+	if code != 0 || stderr != "" {
+		t.Fatalf("clean replay: exit %d: %s", code, stderr)
+	}
+	if chat, ok := strings.CutPrefix(name, "responses/"); ok {
+		_, want, _ := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", chat, "-C", ws, "-rechunk", "whole")
+		if diff := cmp.Diff(want, clean); diff != "" {
+			t.Errorf("the Responses transcript differs from the chat-completions one (-chat +responses):\n%s", diff)
+		}
+	}
+	applied := 0
+	for _, q := range harness.Quirks() {
+		if !q.Benign {
+			continue
+		}
+		out, err := harness.ApplyQuirkToCassette(base, q, 7)
+		if errors.Is(err, harness.ErrQuirkNotApplicable) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q.Name, err)
+		}
+		applied++
+		path := filepath.Join(dir, q.Name+".yaml")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, seed := range []string{"1", "2"} {
+			code, got, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", path, "-C", ws, "-seed", seed)
+			if code != 0 || !onlyWarnings(stderr, q.Warns) {
+				t.Errorf("%s seed %s: exit %d, stderr (warnings expected: %v):\n%s", q.Name, seed, code, q.Warns, stderr)
+			}
+			if diff := cmp.Diff(clean, got); diff != "" {
+				t.Errorf("%s seed %s: transcript differs from the clean one (-clean +quirk):\n%s", q.Name, seed, diff)
+			}
+		}
+	}
+	if applied < 10 {
+		t.Errorf("only %d benign quirks applied to %s", applied, name)
+	}
+}
+
+// onlyWarnings reports whether stderr is empty (warns false) or holds
+// warning lines and nothing else (warns true).
+func onlyWarnings(stderr string, warns bool) bool {
+	if !warns {
+		return stderr == ""
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "agentvcr run: warning: turn ") {
+			return false
+		}
+	}
+	return stderr != ""
 }
 
 // TestMetamorphicBadArgs runs every base script live against the scripted

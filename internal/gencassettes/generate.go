@@ -29,21 +29,44 @@ const key = "sk-test-agentvcr-generate-0123456789"
 // quirks/: the demo conversation and the turn with two parallel calls.
 var derivedFrom = []string{demo.ScriptDemo, demo.ScriptParallel}
 
-// generate writes every cassette into dir: <script>.yaml and
-// <script>.en.yaml for each base script, and quirks/<base>.<quirk>.yaml for
-// each benign quirk that applies. Files it did not write are removed from
-// quirks/, so dir holds exactly the generator's output.
+// formats are the wire formats the base cassettes are recorded in, each in
+// its own folder: chat completions at the top, Responses in responses/.
+var formats = []struct{ api, folder string }{
+	{"chat", ""},
+	{"responses", "responses"},
+}
+
+// generate writes every cassette into dir, for each format's folder:
+// <script>.yaml and <script>.en.yaml for each base script, and
+// quirks/<base>.<quirk>.yaml for each benign quirk that applies (a
+// Responses quirk's name without its "responses_" prefix). Files it did not
+// write are removed from the quirks/ folders, so dir holds exactly the
+// generator's output.
 func generate(dir string) error {
-	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
-		if err := recordBase(dir, lang); err != nil {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range formats {
+		sub := filepath.Join(dir, f.folder)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
+			if err := recordBase(sub, f.api, lang); err != nil {
+				return err
+			}
+		}
+		if err := deriveQuirks(sub); err != nil {
 			return err
 		}
 	}
-	return deriveQuirks(dir)
+	return nil
 }
 
-// recordBase records each base script of a locale from the scripted gateway.
-func recordBase(dir string, lang tools.Lang) error {
+// recordBase records each base script of a locale from the scripted
+// gateway, in the wire format api.
+func recordBase(dir, api string, lang tools.Lang) error {
 	gw := harness.NewGateway(key, demo.Scripts(lang)...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -81,7 +104,7 @@ func recordBase(dir string, lang tools.Lang) error {
 			Stderr:    &stderr,
 			Transport: transport,
 		}
-		args := []string{"run", "-C", sandbox, "-base-url", BaseURL, "-model", s.Name,
+		args := []string{"run", "-api", api, "-C", sandbox, "-base-url", BaseURL, "-model", s.Name,
 			"-lang", string(lang), "-record", filepath.Join(dir, harness.CassetteFile(s.Name, lang)), demo.Prompt(lang)}
 		if code := cli.Main(env, args); code != 0 {
 			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr.String()))
@@ -117,7 +140,7 @@ func deriveQuirks(dir string) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", base, err)
 			}
-			name := base + "." + q.Name + ".yaml"
+			name := base + "." + strings.TrimPrefix(q.Name, "responses_") + ".yaml"
 			want[name] = true
 			if err := os.WriteFile(filepath.Join(qdir, name), out, 0o644); err != nil {
 				return err
