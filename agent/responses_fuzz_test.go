@@ -163,6 +163,9 @@ func FuzzScanRespDelta(f *testing.F) {
 	f.Add([]byte(`{"type":"response.output_text.delta","Item_ID":"x","delta":"a"}`))
 	f.Add([]byte(`{"type":"response.output_text.delta","delta":"a","delta":"b"}`))
 	f.Add([]byte(`{"type":"response.output_text.delta","delta":"\xff"}`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{\"a\":1}"}`))
+	f.Add([]byte(`{"type":"response.output_text.done","item_id":"m","text":"t","delta":"x"}`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.done","name":"glob","arguments":"{}"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d respDelta
 		if !scanRespDelta(data, &d) {
@@ -173,8 +176,15 @@ func FuzzScanRespDelta(f *testing.F) {
 			t.Fatalf("fast path accepted what encoding/json refuses: %v", err)
 		}
 		var text string
-		if err := json.Unmarshal(ev.Delta, &text); err != nil {
-			t.Fatalf("delta: %v", err)
+		raw := ev.Delta
+		switch ev.Type {
+		case "response.function_call_arguments.done":
+			raw = ev.Arguments
+		case "response.output_text.done":
+			raw, _ = json.Marshal(ev.Text)
+		}
+		if err := json.Unmarshal(raw, &text); err != nil {
+			t.Fatalf("text of %s: %v", ev.Type, err)
 		}
 		got := fmt.Sprint(d.typ, d.hasSeq, d.seq, string(d.itemID), d.hasOutput, d.outputIndex, d.hasContent, d.contentIndex, string(appendUnquoted(nil, d.delta)))
 		want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.ItemID, ev.OutputIndex != nil, deref(ev.OutputIndex), ev.ContentIndex != nil, deref(ev.ContentIndex), text)

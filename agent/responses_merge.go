@@ -25,6 +25,7 @@ type respMerger struct {
 	items      respItems
 	ev         respEvent // reused between events
 	fast       respDelta // the fast path's event
+	scratch    []byte    // a done event's unquoted text
 	events     int
 	responseID string
 	created    bool
@@ -180,15 +181,28 @@ func (m *respMerger) delta(d *respDelta) {
 	if d.hasContent {
 		content = &d.contentIndex
 	}
-	if d.typ == "response.function_call_arguments.delta" {
+	switch d.typ {
+	case "response.function_call_arguments.delta":
 		it := m.items.findBytes(d.itemID, kindFunctionCall, index)
 		it.args = appendUnquoted(it.args, d.delta)
 		it.argsFrom = "deltas"
-		return
+	case "response.output_text.delta":
+		p := m.items.findBytes(d.itemID, kindMessage, index).part(content)
+		p.text = appendUnquoted(p.text, d.delta)
+		p.from = "deltas"
+	case "response.function_call_arguments.done":
+		it := m.items.findBytes(d.itemID, kindFunctionCall, index)
+		if len(d.delta) > 2 {
+			m.scratch = appendUnquoted(m.scratch[:0], d.delta)
+			m.confirmArgs(it, m.scratch, d.typ)
+		}
+	case "response.output_text.done":
+		it := m.items.findBytes(d.itemID, kindMessage, index)
+		if len(d.delta) > 2 {
+			m.scratch = appendUnquoted(m.scratch[:0], d.delta)
+			m.confirmText(it, content, string(m.scratch), d.typ)
+		}
 	}
-	p := m.items.findBytes(d.itemID, kindMessage, index).part(content)
-	p.text = appendUnquoted(p.text, d.delta)
-	p.from = "deltas"
 }
 
 // itemAdded opens the item an output_item.added announces (or joins the one
