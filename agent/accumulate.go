@@ -14,6 +14,7 @@ type callSlot struct {
 	id       string
 	name     string
 	args     []byte
+	extra    []byte // extra_content as received (the first one), echoed as is
 	index    int
 	hasIndex bool
 	seen     int // first-seen position among all calls
@@ -48,9 +49,18 @@ func (a *accumulator) add(p *toolPiece) {
 	c := a.find(p, id, name)
 	if c == nil {
 		if id == "" && name == "" && len(bytes.TrimSpace(argText(p.Function.Arguments))) == 0 {
-			return // a piece that carries nothing opens nothing
+			// A piece that carries nothing opens nothing; one that carries
+			// only extra_content (Gemini's signature on its own) belongs to
+			// the latest call.
+			if len(p.Extra) > 0 && a.latest != nil && a.latest.extra == nil {
+				a.latest.extra = bytes.Clone(p.Extra)
+			}
+			return
 		}
 		c = a.open(p.Index)
+	}
+	if len(p.Extra) > 0 && c.extra == nil {
+		c.extra = bytes.Clone(p.Extra)
 	}
 	if p.Index.Set {
 		if !c.hasIndex {
@@ -179,8 +189,39 @@ func (a *accumulator) drain() []ToolCall {
 			args = "{}"
 		}
 		out[pos] = ToolCall{ID: id, Type: "function", Function: FunctionCall{Name: c.name, Arguments: args}}
+		if c.extra != nil {
+			out[pos].ExtraContent = json.RawMessage(c.extra)
+		}
 	}
 	return out
+}
+
+// clone returns a copy that shares nothing with a (the calls get new slots,
+// and the maps point at them).
+func (a *accumulator) clone() accumulator {
+	if len(a.calls) == 0 {
+		return accumulator{}
+	}
+	b := accumulator{
+		calls:   make([]*callSlot, len(a.calls)),
+		byIndex: make(map[int]*callSlot, len(a.byIndex)),
+		byID:    make(map[string]*callSlot, len(a.byID)),
+	}
+	moved := make(map[*callSlot]*callSlot, len(a.calls))
+	for i, c := range a.calls {
+		d := *c
+		d.args = bytes.Clone(c.args)
+		d.extra = bytes.Clone(c.extra)
+		b.calls[i], moved[c] = &d, &d
+	}
+	for k, c := range a.byIndex {
+		b.byIndex[k] = moved[c]
+	}
+	for k, c := range a.byID {
+		b.byID[k] = moved[c]
+	}
+	b.latest = moved[a.latest]
+	return b
 }
 
 // synthID makes call_<index>_<position>, suffixed until no real id has it.

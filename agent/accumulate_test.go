@@ -100,7 +100,7 @@ func TestAccumulatorIdentity(t *testing.T) {
 
 func TestMergeStreamTextAlongsideCalls(t *testing.T) {
 	in := `data: {"choices":[{"index":0,"delta":{"content":"","tool_calls":[{"index":0,"id":"a","function":{"name":"glob","arguments":"{}"}}]}}]}` + "\n\n" +
-		`data: {"choices":[{"index":1,"delta":{"content":"tab\tand \u00e9 \"q\""}},{"index":0,"delta":{"content":" two"},"finish_reason":"tool_calls"}]}` + "\n\n"
+		`data: {"choices":[{"index":0,"delta":{"content":"tab\tand \u00e9 \"q\""}},{"index":0,"delta":{"content":" two"},"finish_reason":"tool_calls"}]}` + "\n\n"
 	turn, err := MergeStream(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ type API struct {
 }
 
 // ChatCompletions is the OpenAI chat-completions format: Bearer key,
-// RequestBody, MergeStream, CheckMessages.
+// requestBody, MergeStream, CheckMessages.
 var ChatCompletions = &API{
 	Name:       "chat",
 	Path:       "/chat/completions",
@@ -47,7 +47,7 @@ var ChatCompletions = &API{
 			h.Set("Authorization", "Bearer "+key)
 		}
 	},
-	Body:  RequestBody,
+	Body:  requestBody,
 	Merge: MergeStream,
 	Check: CheckMessages,
 }

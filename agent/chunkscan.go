@@ -60,9 +60,9 @@ func scanChunk(data []byte, c *chunk) bool {
 // The members each object decodes; any other key is skipped.
 var (
 	chunkFields    = []string{"object", "choices", "usage", "error", "message", "type", "code"}
-	choiceFields   = []string{"delta", "finish_reason"}
-	deltaFields    = []string{"content", "tool_calls"}
-	pieceFields    = []string{"index", "id", "function"}
+	choiceFields   = []string{"index", "delta", "finish_reason"}
+	deltaFields    = []string{"content", "refusal", "reasoning_content", "reasoning", "reasoning_details", "tool_calls"}
+	pieceFields    = []string{"index", "id", "function", "extra_content"}
 	functionFields = []string{"name", "arguments"}
 	usageFields    = []string{"prompt_tokens", "completion_tokens", "total_tokens"}
 )
@@ -184,6 +184,8 @@ func (s *scanner) choice(ch *choice) bool {
 		}
 		var bit uint8
 		switch string(key) {
+		case "index":
+			bit, ok = 1<<2, s.choiceIndex(&ch.Index)
 		case "delta":
 			bit, ok = 1<<0, s.delta(&ch.Delta)
 		case "finish_reason":
@@ -214,6 +216,14 @@ func (s *scanner) delta(d *delta) bool {
 			bit, ok = 1<<0, s.text(&d.Content)
 		case "tool_calls":
 			bit, ok = 1<<1, s.pieces(&d.ToolCalls)
+		case "refusal":
+			bit, ok = 1<<2, s.rawValue(&d.Refusal)
+		case "reasoning_content":
+			bit, ok = 1<<3, s.rawValue(&d.ReasoningContent)
+		case "reasoning":
+			bit, ok = 1<<4, s.rawValue(&d.Reasoning)
+		case "reasoning_details":
+			bit, ok = 1<<5, s.rawValue(&d.ReasoningDetails)
 		default:
 			ok = s.other(key, deltaFields)
 		}
@@ -224,7 +234,8 @@ func (s *scanner) delta(d *delta) bool {
 	}
 }
 
-// text keeps a string's quoted bytes, or nil for null.
+// text keeps a string's quoted bytes, an array's or object's bytes (content
+// parts), or nil for null.
 func (s *scanner) text(t *rawText) bool {
 	switch s.peek() {
 	case 'n':
@@ -234,8 +245,35 @@ func (s *scanner) text(t *rawText) bool {
 		lit, _, ok := s.str()
 		*t = lit
 		return ok
+	case '[', '{':
+		b, ok := s.raw()
+		*t = b
+		return ok
 	}
 	return false // encoding/json reports it through rawText
+}
+
+// rawValue keeps any value's bytes, or nil for null.
+func (s *scanner) rawValue(v *rawValue) bool {
+	if s.peek() == 'n' {
+		*v = nil
+		return s.null()
+	}
+	b, ok := s.raw()
+	*v = b
+	return ok
+}
+
+// choiceIndex takes an integer or null; any other value is left to
+// encoding/json (choiceIndex.UnmarshalJSON).
+func (s *scanner) choiceIndex(x *choiceIndex) bool {
+	if s.peek() == 'n' {
+		*x = choiceIndex{}
+		return s.null()
+	}
+	n, integer, ok := s.number()
+	*x = choiceIndex{N: n, Set: true}
+	return ok && integer
 }
 
 func (s *scanner) pieces(ps *[]toolPiece) bool {
@@ -275,6 +313,8 @@ func (s *scanner) piece(p *toolPiece) bool {
 			bit, ok = 1<<1, s.strField(&p.ID)
 		case "function":
 			bit, ok = 1<<2, s.function(&p.Function)
+		case "extra_content":
+			bit, ok = 1<<3, s.rawValue(&p.Extra)
 		default:
 			ok = s.other(key, pieceFields)
 		}
@@ -331,12 +371,12 @@ func (s *scanner) usage(c *chunk) bool {
 	isNull, ok := s.open()
 	if isNull || !ok {
 		if isNull {
-			c.Usage = nil
+			c.Usage.Value = nil
 		}
 		return ok
 	}
 	u := new(Usage)
-	c.Usage = u
+	c.Usage.Value = u
 	var seen uint8
 	for first := true; ; first = false {
 		key, done, ok := s.member(first, true)

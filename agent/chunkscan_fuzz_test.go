@@ -52,6 +52,9 @@ func FuzzChunkScan(f *testing.F) {
 	for _, data := range fixtureData(f) {
 		f.Add(data)
 	}
+	for _, usage := range []string{`{"prompt_tokens":12.0}`, `{"prompt_tokens":"12"}`, `"12"`, `[1]`, `{"Total_Tokens":1,"total_tokens":2}`} {
+		f.Add([]byte(`{"choices":[],"usage":` + usage + `}`))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = bytes.TrimSpace(data) // as MergeStream hands it over
 		fast, slow, fastOK, slowErr := decodeBothWays(data)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -57,20 +59,67 @@ type request struct {
 	Stream   bool               `json:"stream"`
 }
 
-// RequestBody returns the exact bytes Complete sends:
+// requestBody returns the exact bytes Complete sends:
 // {"model":..,"messages":[..],"tools":[..],"stream":true}. The same input
 // always gives the same bytes; "tools" is left out when there are none
 // (gateways reject an empty array).
-func RequestBody(model string, msgs []Message, defs []tools.Definition) ([]byte, error) {
+func requestBody(model string, msgs []Message, defs []tools.Definition) ([]byte, error) {
 	if msgs == nil {
 		msgs = []Message{}
 	}
 	return json.Marshal(request{Model: model, Messages: msgs, Tools: defs, Stream: true})
 }
 
-// Endpoint returns BaseURL joined with the format's path.
+// Endpoint returns the URL requests go to, for messages: BaseURL joined
+// with the format's path (see endpoint), without any user:password@ and
+// with the values of key-like query parameters replaced by "REDACTED", so
+// that no credential is ever printed.
 func (c *Client) Endpoint() string {
-	return strings.TrimRight(c.BaseURL, "/") + c.Format().Path
+	u, err := url.Parse(c.endpoint())
+	if err != nil {
+		return "(an unparsable base URL)"
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			if secretParam(k) {
+				q[k] = []string{"REDACTED"}
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// secretParam reports whether a query parameter's value is a credential
+// (Gemini's ?key=, Azure's SAS sig=, tokens).
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, s := range []string{"key", "token", "secret", "sig", "password", "auth", "code"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// endpoint is BaseURL with the format's path appended to its path: a query
+// stays a query (Azure's ".../v1?api-version=2024-10-21" becomes
+// ".../v1/chat/completions?api-version=2024-10-21") and a trailing "/" is not
+// doubled. A BaseURL that does not parse is joined as text, and the request
+// then fails saying why.
+func (c *Client) endpoint() string {
+	path := c.Format().Path
+	u, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return strings.TrimRight(c.BaseURL, "/") + path
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	if u.RawPath != "" {
+		u.RawPath = strings.TrimRight(u.RawPath, "/") + path
+	}
+	return u.String()
 }
 
 // Complete posts the messages and the tool definitions and merges the
@@ -82,7 +131,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint(), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint(), bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
 	}
@@ -102,9 +151,86 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 		head, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, &HTTPError{StatusCode: resp.StatusCode, Body: strings.ToValidUTF8(string(head), "")}
 	}
-	turn, err := api.Merge(resp.Body)
+	head := &headReader{r: resp.Body}
+	turn, err := api.Merge(head)
 	if err != nil && ctx.Err() != nil {
 		return turn, fmt.Errorf("reading stream: %w", ctx.Err())
 	}
+	if err != nil && head.eof && turn.empty() && !head.looksLikeSSE() {
+		return turn, &NotStreamError{ContentType: resp.Header.Get("Content-Type"), Head: head.text(), Err: err}
+	}
 	return turn, err
+}
+
+// NotStreamError is a 2xx answer that is not an event stream: an HTML page
+// (a login or proxy page, a wrong base URL), or a non-streaming JSON answer.
+// It is reported when the body was read to its end, the merge failed with
+// nothing merged, and the body's first bytes hold no "data:" or "event:" line.
+type NotStreamError struct {
+	ContentType string // the answer's Content-Type, "" when none
+	Head        string // the first bytes of the body, on one line, valid UTF-8
+	Err         error  // the merge's own error
+}
+
+func (e *NotStreamError) Error() string {
+	ct := e.ContentType
+	if ct == "" {
+		ct = "no Content-Type"
+	} else {
+		ct = "Content-Type " + ct
+	}
+	if e.Head == "" {
+		return fmt.Sprintf("the gateway answered with %s and an empty body, not an event stream", ct)
+	}
+	return fmt.Sprintf("the gateway answered with %s, not an event stream; the body starts: %s", ct, e.Head)
+}
+
+func (e *NotStreamError) Unwrap() error { return e.Err }
+
+// headBytes is how much of a body a NotStreamError quotes, at most.
+const headBytes = 200
+
+// headReader keeps the first bytes read through it.
+type headReader struct {
+	r    io.Reader
+	head []byte
+	eof  bool // the body was read to its end
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.eof = h.eof || err == io.EOF
+	if room := 512 - len(h.head); room > 0 && n > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	return n, err
+}
+
+// looksLikeSSE reports whether a line of the head starts with "data:" or
+// "event:" (a BOM aside).
+func (h *headReader) looksLikeSSE() bool {
+	for _, line := range strings.FieldsFunc(string(bytes.TrimPrefix(h.head, utf8BOM)), func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if strings.HasPrefix(line, "data:") || strings.HasPrefix(line, "event:") || line == "data" {
+			return true
+		}
+	}
+	return false
+}
+
+// text is the head on one line, cut to headBytes with "…".
+func (h *headReader) text() string {
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(h.head), "\uFFFD")), " ")
+	if len(s) <= headBytes {
+		return s
+	}
+	cut := headBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// empty reports whether nothing at all was merged.
+func (t *Turn) empty() bool {
+	return t == nil || (t.Text == "" && t.FinishReason == "" && len(t.ToolCalls) == 0)
 }

@@ -30,7 +30,7 @@ func TestRequestBodyIsDeterministic(t *testing.T) {
 		`{"role":"tool","content":"x","tool_call_id":"c1"}],` +
 		`"tools":[{"type":"function","function":{"name":"echo","description":"Echo the text.","parameters":{"type":"object","properties":{"text":{"type":"string"}}}}}],"stream":true}`
 	for i := 0; i < 3; i++ {
-		got, err := RequestBody("m", msgs, testDefs)
+		got, err := requestBody("m", msgs, testDefs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestRequestBodyIsDeterministic(t *testing.T) {
 			t.Fatalf("body (-want +got):\n%s", diff)
 		}
 	}
-	got, _ := RequestBody("m", nil, nil)
+	got, _ := requestBody("m", nil, nil)
 	if diff := cmp.Diff(`{"model":"m","messages":[],"stream":true}`, string(got)); diff != "" {
 		t.Errorf("empty body (-want +got):\n%s", diff)
 	}
@@ -69,7 +69,7 @@ func TestClientRequest(t *testing.T) {
 				t.Errorf("turn (-want +got):\n%s", diff)
 			}
 			got := g.requests()[0]
-			body, _ := RequestBody("m", msgs, testDefs)
+			body, _ := requestBody("m", msgs, testDefs)
 			want := []string{tt.wantPath, tt.wantAuth, "application/json", "text/event-stream", string(body)}
 			have := []string{got.Path, got.Header.Get("Authorization"), got.Header.Get("Content-Type"), got.Header.Get("Accept"), got.Body}
 			if diff := cmp.Diff(want, have); diff != "" {

@@ -18,7 +18,9 @@
 // SSE: lines end in CRLF, LF or a bare CR (a CR at the end of a read may be
 // half a CRLF); "data:" with or without one space; several data lines join
 // with "\n"; ":" comments and unknown fields are ignored; an event is
-// dispatched on a blank line and at EOF; lines have no length limit. "[DONE]"
+// dispatched on a blank line and at EOF; a UTF-8 BOM before the first line
+// is skipped; one line or one event longer than MaxEventBytes (16 MiB) is
+// ErrEventTooLarge; finding line ends is linear in the input. "[DONE]"
 // ends the stream; "data: null" is skipped. A stream error is an
 // "event: error", a chunk whose "error" member is not null, or a chunk with
 // "object":"error" ("error": null is not an error): *StreamError. A stream
@@ -26,10 +28,28 @@
 // Data that is not a JSON object is an error too. On any error MergeStream
 // returns the turn merged so far together with the error.
 //
-// Chunks: every choices[] entry is merged, whatever its choice index, into
-// one turn; a chunk with empty choices may still carry usage (the last one
+// Chunks: a chunk with empty choices may still carry usage (the last one
 // wins, never a sum); the chunk-level id may change; unknown fields are
-// ignored. The first non-empty finish_reason is the turn's.
+// ignored (Mistral's "p" padding, Perplexity's accumulated "message", Azure's
+// filter results). The first non-empty finish_reason is the turn's.
+//
+// Choices: while the choice indexes never go down, every choices[] entry is
+// merged into one turn, whatever its index (z.ai GLM counts the parts of one
+// message in it: reasoning, text, each call, the finish on the last). A
+// stream whose choice index goes back down carries several answers (n > 1,
+// interleaved): the turn is the first choice's (choice 0 for OpenAI) and the
+// other answers are dropped. Several answers sent one after another, never
+// going down, cannot be told from one message in parts and are merged.
+//
+// Content and reasoning (reasoning.go): delta.content is a string or an
+// array of typed parts; text parts are the answer, thinking and reasoning
+// parts are reasoning, any other part adds nothing, and no part is an error.
+// delta.reasoning_content, delta.reasoning and delta.reasoning_details are
+// reasoning (the first of them with text in a delta; OpenRouter mirrors one
+// into another). Reasoning is kept in Turn.Reasoning, never in Turn.Text;
+// the part that came as reasoning_content is Turn.ReasoningContent.
+// delta.refusal is answer text. A call's extra_content (Gemini's
+// thought_signature) is kept as received in ToolCall.ExtraContent.
 //
 // # Tool-call identity (the accumulator)
 //
@@ -90,7 +110,21 @@
 //
 // Client.Complete posts {"model","messages","tools","stream":true} (in that
 // key order, the same bytes for the same input, "tools" left out when empty)
-// to BaseURL + "/chat/completions"; a status outside 2xx is an *HTTPError.
+// to BaseURL with "/chat/completions" appended to its path (a query such as
+// Azure's ?api-version= stays a query); a status outside 2xx is an
+// *HTTPError; a 2xx whose body is no event stream (an HTML page, a
+// non-streaming JSON answer) is a *NotStreamError quoting its Content-Type
+// and first bytes. Endpoint, the URL messages print, carries no userinfo and
+// no key-like query value. Usage is advisory: a usage member that is not an
+// integer, or a usage that is not an object, is ignored.
+//
+// LiveTransport is the transport of a live run: a header timeout
+// (connecting included) and an idle timeout between stream lines, each a
+// *TimeoutError; a body limit (ErrBodyTooLarge, 64 MiB after any gzip);
+// retries with backoff for 408, 409, 429, 5xx, header timeouts and
+// connection errors, honouring Retry-After(-Ms), only before a response is
+// handed on, so no event is ever read twice. What a turn holds is bounded by
+// the body limit; one event by MaxEventBytes.
 // Loop.Run re-sends the whole conversation on every request and checks
 // CheckMessages before each one. Calls run one at a time in merged order,
 // each answered by exactly one tool message. A request that fails adds
@@ -99,6 +133,14 @@
 // result; so the returned messages always pass CheckMessages. The loop ends
 // when a turn asks for no call, at MaxTurns (ErrTurnLimit), on an error, or
 // on cancellation. Events per turn: a warning for each shape the merger
-// worked around (Turn.Warnings), text (the model speaks before it acts), then
-// call and result for each call, then turn_end.
+// worked around (Turn.Warnings), reasoning (when the model sent any), text
+// (the model speaks before it acts), then call and result for each call,
+// then turn_end.
+//
+// What the next request echoes: an assistant message keeps each call's
+// ExtraContent (Gemini's thought_signature; Gemini answers 400 without it)
+// and its reasoning as Thinking blocks; on a turn that made tool calls the
+// chat-completions body sends the blocks that came as reasoning_content back
+// as reasoning_content (Message.ReasoningContent; DeepSeek's thinking mode
+// answers 400 without it). Other reasoning is never sent back in that body.
 package agent

@@ -12,15 +12,17 @@ type EventKind string
 
 // The events of a run, in this order within a turn: a "warning" for each
 // shape the merger noticed and worked around (Turn.Warnings); the model's
-// "text" when it sent any (it speaks before it acts, as a terminal shows it);
-// then for each call (sorted as merged) a "call" then its "result"; then
+// "reasoning" when it sent any (shown apart, never answer text); its "text"
+// when it sent any (it speaks before it acts, as a terminal shows it); then
+// for each call (sorted as merged) a "call" then its "result"; then
 // "turn_end".
 const (
-	KindCall    EventKind = "call"
-	KindResult  EventKind = "result"
-	KindText    EventKind = "text"
-	KindTurnEnd EventKind = "turn_end"
-	KindWarning EventKind = "warning"
+	KindCall      EventKind = "call"
+	KindResult    EventKind = "result"
+	KindReasoning EventKind = "reasoning"
+	KindText      EventKind = "text"
+	KindTurnEnd   EventKind = "turn_end"
+	KindWarning   EventKind = "warning"
 )
 
 // SummaryRunes is the most runes of a result's first line an Event carries.
@@ -30,6 +32,7 @@ const SummaryRunes = 100
 //
 //	{"kind":"call","turn":1,"call":{"id":..,"name":..,"arguments":..}}
 //	{"kind":"result","turn":1,"call":{..},"result":{"chars":N,"is_error":false,"summary":"..","truncated":false,"original_chars":N}}
+//	{"kind":"reasoning","turn":2,"text":".."}
 //	{"kind":"text","turn":2,"text":".."}
 //	{"kind":"warning","turn":2,"text":".."}
 //	{"kind":"turn_end","turn":2,"finish_reason":"stop","tool_calls":0}

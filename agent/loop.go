@@ -72,6 +72,9 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 		for _, w := range t.Warnings {
 			l.emit(Event{Kind: KindWarning, Turn: turn, Text: w})
 		}
+		if r := t.ReasoningText(); r != "" {
+			l.emit(Event{Kind: KindReasoning, Turn: turn, Text: r})
+		}
 		if t.Text != "" {
 			l.emit(Event{Kind: KindText, Turn: turn, Text: t.Text})
 		}

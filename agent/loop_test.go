@@ -93,7 +93,7 @@ func TestLoopRunsToolsThenAnswers(t *testing.T) {
 	if diff := cmp.Diff(wantMsgs[:5], reqs[1].Request.Messages); diff != "" {
 		t.Errorf("request 2 messages (-want +got):\n%s", diff)
 	}
-	body, _ := RequestBody("test-model", wantMsgs[:5], reg.Definitions())
+	body, _ := requestBody("test-model", wantMsgs[:5], reg.Definitions())
 	if diff := cmp.Diff(string(body), reqs[1].Body); diff != "" {
 		t.Errorf("request 2 body (-want +got):\n%s", diff)
 	}
@@ -332,5 +332,63 @@ func TestLoopDoesNotAliasCallerMessages(t *testing.T) {
 	}
 	if len(out) != 3 || cap(in) != 10 || in[:3][2].Role != "" {
 		t.Errorf("the caller's backing array was written to")
+	}
+}
+
+// The loop shows reasoning as an event of its own, never as text, and echoes
+// what the next request must carry: each call's extra_content exactly, and
+// the reasoning_content of a tool-call turn; reasoning that came another way
+// (delta.reasoning) and a final answer's reasoning are not sent back.
+func TestLoopEchoesAndReasoning(t *testing.T) {
+	turn1 := `data: {"choices":[{"index":0,"delta":{"reasoning_content":"need ","content":null}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{"reasoning_content":"the echo"}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"id":"c1","type":"function","function":{"name":"echo","arguments":"{\"text\":\"a\"}"},"extra_content":{"google":{"thought_signature":"c2ln/1=="}}}]}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n"
+	turn2 := `data: {"choices":[{"index":0,"delta":{"reasoning":"other field ","content":[{"type":"thinking","thinking":"parts"}]}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{"content":"","tool_calls":[{"index":0,"id":"c2","type":"function","function":{"name":"echo","arguments":"{\"text\":\"b\"}"}}]}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n"
+	turn3 := `data: {"choices":[{"index":0,"delta":{"reasoning_content":"done thinking"}}]}` + "\n\n" + sseCalls("Done.")
+	g := newTestGateway(t, reply{body: turn1}, reply{body: turn2}, reply{body: turn3})
+	var events []Event
+	l := &Loop{Client: g.client(), Tools: testTools(t, tools.EN, nil), OnEvent: func(e Event) {
+		if e.Kind == KindReasoning || e.Kind == KindText {
+			events = append(events, e)
+		}
+	}}
+	msgs, err := l.Run(context.Background(), start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEvents := []Event{
+		{Kind: KindReasoning, Turn: 1, Text: "need the echo"},
+		{Kind: KindReasoning, Turn: 2, Text: "partsother field "},
+		{Kind: KindReasoning, Turn: 3, Text: "done thinking"},
+		{Kind: KindText, Turn: 3, Text: "Done."},
+	}
+	if diff := cmp.Diff(wantEvents, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	reqs := g.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	const first = `{"role":"assistant","content":null,"reasoning_content":"need the echo","tool_calls":[{"id":"c1","type":"function","function":{"name":"echo","arguments":"{\"text\":\"a\"}"},"extra_content":{"google":{"thought_signature":"c2ln/1=="}}}]}`
+	const second = `{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"echo","arguments":"{\"text\":\"b\"}"}}]}`
+	for i, want := range []string{first, second} {
+		got, err := json.Marshal(reqs[2].Request.Messages[2+2*i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, string(got)); diff != "" {
+			t.Errorf("assistant message %d in request 3 (-want +got):\n%s", i+1, diff)
+		}
+	}
+	// The final answer keeps its reasoning, which its wire shape leaves out.
+	last := msgs[len(msgs)-1]
+	if diff := cmp.Diff(Message{Role: RoleAssistant, Content: "Done.", Thinking: []Thinking{{Type: ThinkingText, Text: "done thinking"}}}, last); diff != "" {
+		t.Errorf("final message (-want +got):\n%s", diff)
+	}
+	if got, _ := json.Marshal(last); string(got) != `{"role":"assistant","content":"Done."}` {
+		t.Errorf("final message marshals to %s", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ErrTruncatedStream is returned when a stream ends with neither a
@@ -20,23 +21,64 @@ type Usage struct {
 
 // Turn is one merged model response.
 type Turn struct {
-	Text         string     // all content deltas, in order
+	Text         string     // all answer text (content, text parts, refusal), in order
 	FinishReason string     // the first non-empty finish_reason
 	ToolTurn     bool       // FinishReason == "tool_calls" or at least one call merged
 	ToolCalls    []ToolCall // sorted by index, ids and "{}" filled in
 	Usage        *Usage     // the last usage seen, nil when none
-	Thinking     []Thinking // reasoning blocks to echo, in stream order (Messages)
-	Warnings     []string   // shapes the merger noticed and worked around; nil when none
+	// Thinking is the model's reasoning, in stream order, in every format:
+	// shown apart (ReasoningText), never answer text. Chat completions make a
+	// ThinkingText block of reasoning_content (echoed on tool-call turns) and
+	// a ThinkingReasoning block of reasoning, reasoning_details and thinking
+	// or reasoning content parts (never sent back).
+	Thinking []Thinking
+	Warnings []string // shapes the merger noticed and worked around; nil when none
+}
+
+// ReasoningText is the readable text of the turn's reasoning blocks, joined.
+func (t *Turn) ReasoningText() string {
+	var b strings.Builder
+	for _, th := range t.Thinking {
+		b.WriteString(th.Text)
+	}
+	return b.String()
+}
+
+// answer is what the choices merged into it add up to: the whole turn, or
+// one choice of several.
+type answer struct {
+	text     []byte
+	thinking []thinkingBuf // reasoning blocks; a change of type starts a new one
+	finish   string
+	finished bool // a non-empty finish_reason was seen
+	acc      accumulator
+}
+
+// thinkingBuf is a reasoning block being merged.
+type thinkingBuf struct {
+	typ  string // ThinkingText or ThinkingReasoning
+	text []byte
 }
 
 // merger folds chunks into a Turn.
+//
+// Choice indexes: while they never go down, every choice is part of one
+// answer (z.ai GLM counts the parts of one message in the choice index;
+// LiteLLM puts reasoning at 0 and text at 1). Once an index is lower than the
+// one before, the stream carries several answers (n > 1, interleaved): the
+// turn is the first choice's alone (the index the stream began with, 0 for
+// OpenAI) and the others are dropped. So that nothing has to be re-read, the
+// first choice is also merged on its own (first) from the moment another
+// index appears.
 type merger struct {
-	text     []byte
-	finish   string
+	all      answer  // every choice
+	first    *answer // the first choice alone, once another index appeared
+	several  bool    // a choice index went down: the turn is first
+	keep     int     // the first choice's index
+	last     int     // the index of the latest choice entry
+	entries  int     // choice entries seen
 	usage    *Usage
-	acc      accumulator
 	chunks   int
-	finished bool  // a non-empty finish_reason was seen
 	c        chunk // reused between chunks to keep allocations per chunk low
 	dec      chunkDecoder
 	jsonOnly bool // decode every chunk with encoding/json (tests compare the paths)
@@ -75,7 +117,7 @@ func mergeStream(r io.Reader, jsonOnly bool) (*Turn, error) {
 			return m.turn(), err
 		}
 	}
-	if !m.finished {
+	if !m.result().finished {
 		return m.turn(), ErrTruncatedStream
 	}
 	return m.turn(), nil
@@ -95,30 +137,104 @@ func (m *merger) add(data []byte) error {
 	if err := chunkError(c, data); err != nil {
 		return err
 	}
-	if c.Usage != nil {
-		m.usage = c.Usage
+	if c.Usage.Value != nil {
+		m.usage = c.Usage.Value
 	}
 	for i := range c.Choices {
-		ch := &c.Choices[i]
-		if len(ch.Delta.Content) > 0 {
-			m.text = appendUnquoted(m.text, ch.Delta.Content)
-		}
-		for j := range ch.Delta.ToolCalls {
-			m.acc.add(&ch.Delta.ToolCalls[j])
-		}
-		if ch.FinishReason != "" {
-			if !m.finished {
-				m.finish = ch.FinishReason
-			}
-			m.finished = true
-		}
+		m.choice(&c.Choices[i])
 	}
 	return nil
 }
 
+// choice merges one choices[] entry by the choice-index rule on merger.
+func (m *merger) choice(ch *choice) {
+	idx := 0
+	if ch.Index.Set {
+		idx = ch.Index.N
+	}
+	if m.entries == 0 {
+		m.keep = idx
+	} else if idx < m.last {
+		m.several = true
+	}
+	m.entries++
+	m.last = idx
+	if idx != m.keep && m.first == nil {
+		first := m.all.clone()
+		m.first = &first
+	}
+	if !m.several {
+		m.all.add(ch)
+	}
+	if idx == m.keep && m.first != nil {
+		m.first.add(ch)
+	}
+}
+
+// add merges one choice's delta and finish_reason into the answer.
+func (a *answer) add(ch *choice) {
+	d := &ch.Delta
+	var parts []byte
+	a.text, parts = appendContent(a.text, nil, d.Content)
+	a.think(ThinkingReasoning, parts)
+	if len(d.Refusal) > 0 && d.Refusal[0] == '"' {
+		a.text = appendUnquoted(a.text, d.Refusal)
+	}
+	if r, had := appendReasoningField(nil, d.ReasoningContent); had {
+		a.think(ThinkingText, r)
+	} else if r, had := appendReasoningField(nil, d.Reasoning); had {
+		a.think(ThinkingReasoning, r)
+	} else if r, had := appendReasoningField(nil, d.ReasoningDetails); had {
+		a.think(ThinkingReasoning, r)
+	}
+	for j := range d.ToolCalls {
+		a.acc.add(&d.ToolCalls[j])
+	}
+	if ch.FinishReason != "" {
+		if !a.finished {
+			a.finish = ch.FinishReason
+		}
+		a.finished = true
+	}
+}
+
+// think appends reasoning text of one type: to the last block when it has
+// that type, else as a new block.
+func (a *answer) think(typ string, text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	if n := len(a.thinking); n > 0 && a.thinking[n-1].typ == typ {
+		a.thinking[n-1].text = append(a.thinking[n-1].text, text...)
+		return
+	}
+	a.thinking = append(a.thinking, thinkingBuf{typ: typ, text: text})
+}
+
+// clone returns a copy that shares nothing with a.
+func (a *answer) clone() answer {
+	b := answer{text: bytes.Clone(a.text), finish: a.finish, finished: a.finished, acc: a.acc.clone()}
+	for _, th := range a.thinking {
+		b.thinking = append(b.thinking, thinkingBuf{typ: th.typ, text: bytes.Clone(th.text)})
+	}
+	return b
+}
+
+// result is the answer the turn is made of.
+func (m *merger) result() *answer {
+	if m.several {
+		return m.first
+	}
+	return &m.all
+}
+
 // turn returns the merged turn so far.
 func (m *merger) turn() *Turn {
-	t := &Turn{Text: string(m.text), FinishReason: m.finish, ToolCalls: m.acc.drain(), Usage: m.usage}
+	a := m.result()
+	t := &Turn{Text: string(a.text), FinishReason: a.finish, ToolCalls: a.acc.drain(), Usage: m.usage}
+	for _, th := range a.thinking {
+		t.Thinking = append(t.Thinking, Thinking{Type: th.typ, Text: string(th.text)})
+	}
 	t.ToolTurn = t.FinishReason == "tool_calls" || len(t.ToolCalls) > 0
 	return t
 }

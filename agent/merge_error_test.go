@@ -163,7 +163,7 @@ func TestMergeStreamBadChunks(t *testing.T) {
 		{"two JSON values in one event (broken framing)", `data: {"choices":[]}{"choices":[]}`, "chunk 1 is not a valid chunk: data after the JSON value"},
 		{"a JSON object cut short", `data: {"choices":[`, "chunk 1 is not a valid chunk: unexpected EOF"},
 		{"a number", `data: 42`, "chunk 1 is not a valid chunk: json: cannot unmarshal number into Go value of type agent.chunk"},
-		{"content that is not a string", `data: {"choices":[{"delta":{"content":7}}]}`, "chunk 1 is not a valid chunk: content is 7, not a string"},
+		{"content that is not a string", `data: {"choices":[{"delta":{"content":7}}]}`, "chunk 1 is not a valid chunk: content is 7, not a string or an array of parts"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {

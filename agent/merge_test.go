@@ -3,16 +3,13 @@ package agent
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // streamFixtures lists testdata/streams/*.sse; each begins with a comment line
 // that says which quirk it reproduces and where that shape was seen.
@@ -63,20 +60,8 @@ func TestMergeStreamGolden(t *testing.T) {
 			if werr := WriteSummary(&got, turn, err); werr != nil {
 				t.Fatal(werr)
 			}
-			golden := goldenPath(path)
-			if *update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./agent -run TestMergeStreamGolden -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got.String()); diff != "" {
-				t.Errorf("%s\nmerge output mismatch (-want +got):\n%s", reason, diff)
-			}
+			t.Log(reason)
+			golden.Check(t, goldenPath(path), got.Bytes())
 		})
 	}
 }

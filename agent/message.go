@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // Roles of a chat-completions message.
@@ -15,24 +16,66 @@ const (
 
 // Message is one entry of the chat-completions messages array.
 //
-// It marshals to {"role":..,"content":..,"tool_calls":[..],"tool_call_id":..}
-// with keys in that order: tool_calls and tool_call_id are left out when empty,
-// and an assistant message that carries tool calls and no text has "content":null.
+// It marshals to {"role":..,"content":..,"reasoning_content":..,"tool_calls":[..],"tool_call_id":..}
+// with keys in that order: reasoning_content (see ReasoningContent),
+// tool_calls and tool_call_id are left out when empty, and an assistant
+// message that carries tool calls and no text has "content":null.
 type Message struct {
 	Role       string     `json:"role"`
 	Content    string     `json:"content"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	// Thinking is the assistant's reasoning blocks, echoed by formats that
-	// need them (Anthropic Messages); never part of the chat-completions body.
+	// need them: Anthropic Messages sends them as they are; the
+	// chat-completions body carries only ReasoningContent.
 	Thinking []Thinking `json:"-"`
 }
 
-// ToolCall is a tool call as the assistant message carries it. Type is "function".
+// ReasoningContent is what the chat-completions body echoes as
+// "reasoning_content": on an assistant message that made tool calls, the
+// text of its ThinkingText blocks (DeepSeek's thinking mode answers 400 when
+// a tool-call turn's reasoning_content is missing from a later request);
+// "" otherwise. A final answer's reasoning is not needed back.
+func (m Message) ReasoningContent() string {
+	if len(m.ToolCalls) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, th := range m.Thinking {
+		if th.Type == ThinkingText {
+			b.WriteString(th.Text)
+		}
+	}
+	return b.String()
+}
+
+// UnmarshalJSON reads the wire shape MarshalJSON writes; reasoning_content
+// becomes one ThinkingText block.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	type plain Message // without the methods
+	var w struct {
+		plain
+		ReasoningContent string `json:"reasoning_content"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*m = Message(w.plain)
+	if w.ReasoningContent != "" {
+		m.Thinking = []Thinking{{Type: ThinkingText, Text: w.ReasoningContent}}
+	}
+	return nil
+}
+
+// ToolCall is a tool call as the assistant message carries it. Type is
+// "function". ExtraContent is the call's extra_content exactly as the model
+// sent it (Gemini puts its thought_signature there and answers 400 when the
+// next request drops it); left out when there was none.
 type ToolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function FunctionCall `json:"function"`
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Function     FunctionCall    `json:"function"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // FunctionCall names the tool and carries its arguments as raw JSON text.
@@ -54,6 +97,12 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		b.WriteString("null")
 	} else if err := writeJSONString(&b, m.Content); err != nil {
 		return nil, err
+	}
+	if rc := m.ReasoningContent(); rc != "" {
+		b.WriteString(`,"reasoning_content":`)
+		if err := writeJSONString(&b, rc); err != nil {
+			return nil, err
+		}
 	}
 	if len(m.ToolCalls) > 0 {
 		calls, err := json.Marshal(m.ToolCalls)

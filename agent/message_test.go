@@ -21,6 +21,9 @@ func TestMessageJSON(t *testing.T) {
 		{"calls and text", Message{Role: RoleAssistant, Content: "Looking.", ToolCalls: []ToolCall{call("c1", "glob", "{}")}},
 			`{"role":"assistant","content":"Looking.","tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{}"}}]}`},
 		{"tool result", Message{Role: RoleTool, ToolCallID: "c1", Content: "中文\n"}, `{"role":"tool","content":"中文\n","tool_call_id":"c1"}`},
+		{"reasoning_content after content, extra_content last in its call", Message{Role: RoleAssistant, Thinking: []Thinking{{Type: ThinkingText, Text: "想一想\n"}}, ToolCalls: []ToolCall{
+			{ID: "c1", Type: "function", Function: FunctionCall{Name: "glob", Arguments: "{}"}, ExtraContent: json.RawMessage(`{"google":{"thought_signature":"c2ln+/=="}}`)}}},
+			`{"role":"assistant","content":null,"reasoning_content":"想一想\n","tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2ln+/=="}}}]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -37,6 +40,33 @@ func TestMessageJSON(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.msg, back); diff != "" {
 				t.Errorf("round trip (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Reasoning that is not echoed: a final answer's, and blocks that are only
+// shown (reasoning, reasoning_details, thinking parts), or redacted ones.
+func TestMessageJSONLeavesReasoningOut(t *testing.T) {
+	tests := []struct {
+		reason string
+		msg    Message
+		want   string
+	}{
+		{"a final answer's reasoning", Message{Role: RoleAssistant, Content: "done", Thinking: []Thinking{{Type: ThinkingText, Text: "r"}}},
+			`{"role":"assistant","content":"done"}`},
+		{"shown-only and redacted blocks", Message{Role: RoleAssistant, ToolCalls: []ToolCall{call("c1", "glob", "{}")},
+			Thinking: []Thinking{{Type: ThinkingReasoning, Text: "r"}, {Type: ThinkingRedacted, Data: "d"}, {Type: ThinkingText, Text: "t1"}, {Type: ThinkingText, Text: "t2"}}},
+			`{"role":"assistant","content":null,"reasoning_content":"t1t2","tool_calls":[{"id":"c1","type":"function","function":{"name":"glob","arguments":"{}"}}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			got, err := json.Marshal(tt.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // responsesFixtures lists testdata/responses/*.sse; each begins with a
@@ -37,20 +39,8 @@ func TestMergeResponsesStreamGolden(t *testing.T) {
 			if werr := WriteSummary(&got, turn, err); werr != nil {
 				t.Fatal(werr)
 			}
-			golden := goldenPath(path)
-			if *update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./agent -run TestMergeResponsesStreamGolden -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got.String()); diff != "" {
-				t.Errorf("%s\nmerge output mismatch (-want +got):\n%s", reason, diff)
-			}
+			t.Log(reason)
+			golden.Check(t, goldenPath(path), got.Bytes())
 		})
 	}
 }

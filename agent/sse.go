@@ -3,12 +3,27 @@ package agent
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
 // sseBufferSize is the initial read buffer of the SSE reader. It doubles for a
-// line longer than it: there is no limit on line length.
+// line longer than it, up to MaxEventBytes.
 const sseBufferSize = 64 << 10
+
+// MaxEventBytes bounds one server-sent event: a line, or the data lines of
+// one event joined, longer than this is ErrEventTooLarge. It bounds what a
+// stream that never ends a line (or never ends an event) makes the reader
+// hold. A chunk of a real stream is a few hundred bytes; a whole tool call's
+// arguments in one chunk stay far below it.
+const MaxEventBytes = 16 << 20
+
+// ErrEventTooLarge: one line or one event of the stream is longer than
+// MaxEventBytes; the stream is abandoned there.
+var ErrEventTooLarge = fmt.Errorf("one server-sent event is larger than %d MiB (the limit of one event)", MaxEventBytes>>20)
+
+// utf8BOM is skipped before the first line, as the SSE standard says.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // sseEvent is one dispatched server-sent event. Data is valid until the next
 // call to sseReader.next.
@@ -20,7 +35,10 @@ type sseEvent struct {
 // sseReader splits a byte stream into server-sent events: lines end in CRLF,
 // LF or a bare CR; "data:" with or without one space; several data lines join
 // with "\n"; comments and unknown fields are ignored; an event is dispatched
-// on a blank line and at EOF.
+// on a blank line and at EOF; a UTF-8 byte-order mark before the first line
+// is skipped. A line or an event longer than MaxEventBytes is
+// ErrEventTooLarge. Finding line ends takes time linear in the input,
+// whatever the line ends: each byte is searched for a LF at most once.
 //
 // It keeps its own buffer rather than a bufio.Reader so that an event with one
 // data line (every chunk) is handed out as a slice of that buffer, without a
@@ -37,16 +55,25 @@ type sseReader struct {
 	inBuf      bool   // data is a slice of buf
 	isData     bool   // at least one data line was seen
 	isErr      bool   // the event's type is "error"
+	bomDone    bool   // the start of the stream was checked for a BOM
+	max        int    // MaxEventBytes; tests lower it
+	// lf is the index in buf of the first LF at or after lfFrom, or -1 when
+	// buf[lfFrom:end] holds none; both move with the buffer's bytes.
+	lf, lfFrom int
 }
 
 func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{r: r}
+	return &sseReader{r: r, max: MaxEventBytes, lf: -1}
 }
 
 // next returns the next event, or io.EOF after the last one.
 func (s *sseReader) next() (sseEvent, error) {
 	for {
 		line, err := s.readLine()
+		if err == nil && !s.bomDone {
+			s.bomDone = true
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if err != nil {
 			if err == io.EOF && (s.isData || s.isErr) {
 				return s.dispatch(), nil
@@ -74,6 +101,9 @@ func (s *sseReader) next() (sseEvent, error) {
 			if !s.isData {
 				s.data, s.inBuf, s.isData = value, true, true
 				continue
+			}
+			if len(s.data)+1+len(value) > s.max {
+				return sseEvent{}, ErrEventTooLarge
 			}
 			s.ownData()
 			s.data = append(s.data, '\n')
@@ -110,8 +140,7 @@ func (s *sseReader) readLine() ([]byte, error) {
 				s.start++
 			}
 		}
-		if i := lineEnd(s.buf[s.start+scanned : s.end]); i >= 0 {
-			at := s.start + scanned + i
+		if at := s.lineEnd(s.start + scanned); at >= 0 {
 			line := s.buf[s.start:at]
 			s.start = at + 1
 			if s.buf[at] == '\r' {
@@ -125,6 +154,9 @@ func (s *sseReader) readLine() ([]byte, error) {
 			return line, nil
 		}
 		scanned = s.end - s.start
+		if scanned > s.max {
+			return nil, ErrEventTooLarge
+		}
 		if s.err != nil {
 			if s.err == io.EOF && scanned > 0 {
 				line := s.buf[s.start:s.end]
@@ -137,16 +169,36 @@ func (s *sseReader) readLine() ([]byte, error) {
 	}
 }
 
-// lineEnd returns the index of the first CR or LF in b, or -1.
-func lineEnd(b []byte) int {
-	lf := bytes.IndexByte(b, '\n')
-	if lf >= 0 {
-		b = b[:lf]
+// lineEnd returns the index in buf of the first CR or LF in buf[from:end],
+// or -1. The LF found last is remembered, so that a run of lines ending in
+// bare CRs does not search the same bytes for a LF again for every line.
+func (s *sseReader) lineEnd(from int) int {
+	if from < s.end && (s.buf[from] == '\n' || s.buf[from] == '\r') {
+		return from // a blank line, or the end of a line read before
 	}
-	if cr := bytes.IndexByte(b, '\r'); cr >= 0 {
-		return cr
+	if s.lf < from {
+		begin := max(from, s.lfFrom)
+		if i := bytes.IndexByte(s.buf[begin:s.end], '\n'); i >= 0 {
+			s.lf = begin + i
+		} else {
+			s.lf = -1
+		}
+		s.lfFrom = s.end
+		if s.lf >= 0 {
+			s.lfFrom = s.lf
+		}
 	}
-	return lf
+	limit := s.end
+	if s.lf >= from {
+		limit = s.lf
+	}
+	if cr := bytes.IndexByte(s.buf[from:limit], '\r'); cr >= 0 {
+		return from + cr
+	}
+	if s.lf >= from {
+		return s.lf
+	}
+	return -1
 }
 
 // fill reads more bytes into buf, making room first: unconsumed bytes move to
@@ -158,10 +210,12 @@ func (s *sseReader) fill() {
 		s.buf = make([]byte, sseBufferSize)
 	case s.end == len(s.buf) && s.start > 0:
 		s.ownData()
+		s.shiftLF()
 		s.end = copy(s.buf, s.buf[s.start:s.end])
 		s.start = 0
 	case s.end == len(s.buf):
 		grown := make([]byte, 2*len(s.buf))
+		s.shiftLF()
 		s.end = copy(grown, s.buf[s.start:s.end])
 		s.buf, s.start = grown, 0
 	}
@@ -178,4 +232,12 @@ func (s *sseReader) fill() {
 		}
 	}
 	s.err = io.ErrNoProgress
+}
+
+// shiftLF moves the remembered LF with the bytes buf[start:] moving to the front.
+func (s *sseReader) shiftLF() {
+	if s.lf >= 0 {
+		s.lf -= s.start
+	}
+	s.lfFrom = max(s.lfFrom-s.start, 0)
 }

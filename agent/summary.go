@@ -6,28 +6,45 @@ import (
 )
 
 // Summary is the one-line JSON view of a merged turn that `agentvcr merge`
-// prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}],"warnings":[..]}
-// ("warnings" only when the merger reported any).
+// prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
+// Members that only some turns have come last and only when not empty:
+// "warnings" (shapes the merger worked around) and then "thinking" (the
+// reasoning blocks, [{"type","text","signature","data"}], empty members left
+// out) after "tool_calls", and a call's "extra_content" after its
+// "arguments"; so a turn without them prints exactly as it always did.
 type Summary struct {
-	Text         string        `json:"text"`
-	FinishReason string        `json:"finish_reason"`
-	ToolTurn     bool          `json:"tool_turn"`
-	ToolCalls    []SummaryCall `json:"tool_calls"`         // [] when none
-	Warnings     []string      `json:"warnings,omitempty"` // left out when none
+	Text         string            `json:"text"`
+	FinishReason string            `json:"finish_reason"`
+	ToolTurn     bool              `json:"tool_turn"`
+	ToolCalls    []SummaryCall     `json:"tool_calls"`         // [] when none
+	Warnings     []string          `json:"warnings,omitempty"` // left out when none
+	Thinking     []SummaryThinking `json:"thinking,omitempty"` // left out when none
+}
+
+// SummaryThinking is one reasoning block in a Summary.
+type SummaryThinking struct {
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Data      string `json:"data,omitempty"`
 }
 
 // SummaryCall is one call in a Summary.
 type SummaryCall struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Arguments    string          `json:"arguments"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // Summary returns the turn's merge view.
 func (t *Turn) Summary() Summary {
 	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
-		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
+	}
+	for _, th := range t.Thinking {
+		s.Thinking = append(s.Thinking, SummaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
 	}
 	return s
 }

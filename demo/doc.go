@@ -12,5 +12,7 @@
 // Scripts returns the base conversations in a locale (demo, demo_bad_args,
 // demo_unknown_tool, parallel, read_generated); the base cassettes in
 // package cassettes are recorded from them, and Prompt is the question they
-// answer.
+// answer. EchoScripts (thought_signature, reasoning_echo) are conversations
+// whose replies must be echoed (Gemini's thought signatures, DeepSeek's
+// reasoning_content); the scenarios play them live against the gateway.
 package demo

@@ -24,8 +24,11 @@ const (
 	// ModeReplay serves recorded interactions only; nothing reaches the
 	// network. It is the default.
 	ModeReplay Mode = iota
-	// ModeRecord sends every request to the real transport and writes a
-	// new cassette (an existing file is deleted first, never appended to).
+	// ModeRecord sends every request to the real transport and records
+	// into a temporary file beside the cassette (<name>.recording.yaml);
+	// Stop renames it over the cassette once it is saved and scanned, so an
+	// existing cassette is replaced, never appended to, and kept as it was
+	// when the recording fails.
 	ModeRecord
 )
 
@@ -80,9 +83,10 @@ type Cassette struct {
 }
 
 // OpenCassette opens the cassette at path (".yaml" is added when missing).
-// In ModeReplay the file must exist and real is not used; in ModeRecord the
-// file is deleted, then requests go to real (http.DefaultTransport when
-// nil) and are saved, redacted, by Stop.
+// In ModeReplay the file must exist and real is not used; in ModeRecord
+// requests go to real (http.DefaultTransport when nil) and are recorded
+// into <name>.recording.yaml, which Stop saves redacted, scans and renames
+// over the cassette (Discard removes it instead).
 func OpenCassette(path string, mode Mode, real http.RoundTripper, opts CassetteOptions) (*Cassette, error) {
 	base := strings.TrimSuffix(path, ".yaml")
 	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts, canon: map[string]requestKey{}}
@@ -107,16 +111,18 @@ func OpenCassette(path string, mode Mode, real http.RoundTripper, opts CassetteO
 		}
 		c.rec.AddSaveFilter(func(i *cassette.Interaction) error { return c.redact(i) })
 	case ModeReplay:
+		// Checked first (LoadCassette): go-vcr would take any file it can
+		// decode, whatever it expands to.
+		loaded, err := LoadCassette(base)
+		if err != nil {
+			return nil, err
+		}
 		c.rec, err = recorder.NewAsMode(base, recorder.ModeReplaying, nil)
 		if err != nil {
 			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
 		}
 		c.rec.SkipRequestLatency = true
 		c.rec.SetMatcher(c.match)
-		loaded, err := cassette.Load(base)
-		if err != nil {
-			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
-		}
 		for _, i := range loaded.Interactions {
 			c.keys = append(c.keys, keyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
 		}

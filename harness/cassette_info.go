@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/dnaeon/go-vcr/v2/cassette"
-
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -32,9 +30,9 @@ type Recording struct {
 // ReadRecording reads a cassette's first request (path with or without
 // ".yaml").
 func ReadRecording(path string) (Recording, error) {
-	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+	c, err := LoadCassette(path)
 	if err != nil {
-		return Recording{}, fmt.Errorf("cassette %s: %w", path, err)
+		return Recording{}, err
 	}
 	if len(c.Interactions) == 0 {
 		return Recording{}, fmt.Errorf("cassette %s: %w", path, ErrEmptyRecording)

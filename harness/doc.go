@@ -2,14 +2,20 @@
 // the agent core can be tested offline, the way a network and real gateways
 // deliver it.
 //
-// # Cassettes (cassette.go, match.go, redact.go)
+// # Cassettes (cassette.go, cassette_load.go, match.go, redact.go, secrets.go, secretscan.go)
 //
 // OpenCassette opens a go-vcr v2.1.0 cassette, always through
 // recorder.NewAsMode:
 //
 //   - ModeReplay (default) uses recorder.ModeReplaying with
 //     SkipRequestLatency; a missing file is cassette.ErrCassetteNotFound and
-//     nothing reaches the network.
+//     nothing reaches the network. The file is checked first (LoadCassette):
+//     YAML that does not decode, a format version other than 1 (go-vcr v3
+//     and later write 2), an interaction without a request or a response
+//     status, and an expanded size over DefaultMaxCassetteBytes (256 MiB of
+//     URLs and bodies, each YAML alias counted every time it is used;
+//     AGENTVCR_MAX_CASSETTE_MB raises it) are ErrBadCassette, with a message
+//     that says what to do.
 //   - ModeRecord sends requests to the real transport and has go-vcr write
 //     a fresh temporary file beside the cassette (v2.1.0 appends to an
 //     existing one); Stop saves it, scans it and only then moves it over the
@@ -28,14 +34,19 @@
 // unused recorded request. After a replay, Stop fails with
 // ErrUnusedInteractions when an interaction was never asked for.
 //
-// Redaction runs in a save filter only (AddFilter would change the live
-// response): request and response headers are cut to an allowlist
-// (Accept, Content-Type), userinfo and secret-named query values leave the
-// URL, every configured secret becomes REDACTED in bodies, forms and URLs,
-// and the recorded duration is zeroed. Stop then scans the saved file for
-// each secret and for sk- keys; a hit writes nothing and returns
-// ErrSecretInCassette. A secret inside a request body is redacted too, so
-// such a request will not match on replay: keep keys out of prompts.
+// Redaction (Secrets, the one path a recording proxy uses too) runs in a
+// save filter only (AddFilter would change the live response): request and
+// response headers are cut to an allowlist (Accept, Content-Type), userinfo
+// and secret-named query values leave the URL, every secret becomes
+// REDACTED in bodies, forms and URLs, as written, URL-escaped, inside
+// escaped JSON strings (\u0073k-...) and inside base64, and the recorded
+// duration is zeroed. Stop then scans the saved file, raw and decoded (the
+// JSON text of each stream joined per place, so a key split across two
+// deltas is found; %XX decoded; base64), for each secret and for sk- keys;
+// a hit, or a file it cannot read, writes nothing and returns
+// ErrSecretInCassette (a *SecretError naming places, never the secret).
+// A secret inside a request body is redacted too, so such a request will
+// not match on replay: keep keys out of prompts.
 //
 // # Re-chunking (rechunk.go)
 //
@@ -43,30 +54,62 @@
 // Rechunk.Transport around any RoundTripper) re-delivers bodies one piece
 // per Read: a byte at a time, split inside every CRLF and every multi-byte
 // UTF-8 character, or in seeded random sizes. Pieces depend only on the
-// body, mode and seed.
+// body, mode and seed. The reader cuts lazily, reading the body 32 KiB at a
+// time, so a 50 MiB body costs no more memory than a small one.
 //
 // # Streams and quirks (sse.go, quirk.go, quirk_stream.go, quirk_cassette.go)
 //
 // ParseSSE and FormatSSE read and write SSE framing without interpreting
 // data. Quirks lists the transforms that turn one clean chat-completions
-// stream into the broken shapes real gateways send (research/quirks.md);
-// each is Benign when a correct accumulator merges it into the same turn.
+// stream into the broken shapes real gateways send (the README's quirk
+// catalog says where each was seen); each is Benign when a correct
+// accumulator merges it into the same turn.
 // Only the chunks a transform edits are re-encoded, in their original key
 // order. ApplyQuirkToCassette applies a quirk to every SSE response of a
 // cassette, renaming dropped call ids in the requests that follow. The
 // goldens in testdata/quirks are rewritten by go test ./harness -update.
 //
-// # Scripted gateway (gateway.go, gateway_stream.go, script.go)
+// # Scripted gateway (gateway.go, gateway_stream.go, gateway_echo.go, script.go)
 //
 // Gateway is the project's stand-in for an OpenAI-compatible gateway on
 // loopback: POST /v1/chat/completions with "stream": true, answered from a
 // Script picked by the request's "model"; reply N answers the request that
 // carries N-1 assistant messages, so the gateway keeps no state. It checks
 // the message invariants (agent.CheckMessages) on every request and answers
-// 400 to one that breaks them, as a real gateway does. ErrorScripts
+// 400 to one that breaks them, as a real gateway does. A reply may stream
+// reasoning as reasoning_content (DeepSeek's thinking mode) and sign a call
+// with extra_content.google.thought_signature (Gemini); every later request
+// must then echo them exactly on that assistant message, or the gateway
+// answers 400 with the provider's message (ErrEchoMissing). ErrorScripts
 // (http_429, http_500, http_503) answer with HTTP errors. The scripts of the
 // demo's conversations, and the sandbox repository they talk about, are in
 // package demo. The gateway is never presented as a live model.
 //
 // SSEFiles serves raw SSE files as the model's turns, in order.
+//
+// # Server (server.go, server_stream.go, server_fault.go, server_replies.go, server_router.go)
+//
+// Server is the one OpenAI-compatible HTTP server: agentvcr serve, agentvcr
+// conform and the tests all use it. It answers POST /v1/chat/completions
+// and GET /v1/models on the plain base URL and on scenario-scoped ones,
+// /s/<case>/v1, because an agent can always set a base URL but often not a
+// header. Its seam is Route: a function from the case name ("" for the
+// plain URL) to a *Route, whose Reply func answers one ServeRequest (model,
+// turn, body) with a ServeReply (status, headers, bytes). CassetteRouter
+// routes to cassettes ("<name>", "<name>~<quirk>"), answering with Replies
+// by canonical body (MatchBody, the replay's matcher) or by turn
+// (MatchTurn: the reply recorded for the request carrying as many
+// assistant messages); a conformance runner plugs in its own Reply.
+//
+// The server keeps no conversation state: each request is answered on its
+// own, an interaction as often as it is asked for, by any number of
+// clients at once. SSE replies are written event by event (SplitEvents),
+// each flushed, with Route.Pace before each; a Route.Rechunk cuts them
+// into its pieces instead. A Reply error answers 404 with the error's
+// message (a *MissError carries the replay's diff) and goes to Log.
+// Route.Fault breaks replies on the recorded bytes: 429 with Retry-After
+// on a request's first attempt (the same body then gets the real reply),
+// 500, a stall after N events until the client goes, a reset (connection
+// closed after N events), an error event after N events inside the 200
+// stream. Journal receives one JSON line per request (JournalEntry).
 package harness

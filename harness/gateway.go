@@ -51,15 +51,16 @@ func (g *Gateway) Start() (baseURL string, stop func()) {
 	return srv.URL + "/v1", srv.Close
 }
 
-// Requests is how many requests the gateway has received.
-func (g *Gateway) Requests() int {
+// received is how many requests the gateway has received.
+func (g *Gateway) received() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.requests
 }
 
-// Refused returns the invariant violations seen so far, each wrapping
-// ErrInvariant; empty when every request was valid.
+// Refused returns the requests refused so far, each error wrapping
+// ErrInvariant (the messages broke the invariants) or ErrEchoMissing (they
+// dropped what the model wants echoed); empty when every request was valid.
 func (g *Gateway) Refused() []error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -128,6 +129,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	script, ok := g.scripts[req.Model]
 	if !ok {
 		writeError(w, http.StatusNotFound, "model_not_found", fmt.Sprintf("the model %q does not exist", req.Model))
+		return
+	}
+	if err := checkEcho(script, req.Messages); err != nil {
+		g.mu.Lock()
+		g.refused = append(g.refused, err)
+		g.mu.Unlock()
+		writeError(w, http.StatusBadRequest, "invalid_request_error", strings.TrimPrefix(err.Error(), ErrEchoMissing.Error()+": "))
 		return
 	}
 	turn := 0

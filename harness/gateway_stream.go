@@ -33,16 +33,35 @@ type wireChoice struct {
 }
 
 type wireDelta struct {
-	Role      string         `json:"role,omitempty"`
-	Content   *string        `json:"content,omitempty"`
-	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
+	Role             string         `json:"role,omitempty"`
+	Content          *string        `json:"content,omitempty"`
+	ReasoningContent *string        `json:"reasoning_content,omitempty"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 }
 
 type wireToolCall struct {
-	Index    int          `json:"index"`
-	ID       string       `json:"id,omitempty"`
-	Type     string       `json:"type,omitempty"`
-	Function wireFunction `json:"function"`
+	Index        int           `json:"index"`
+	ID           string        `json:"id,omitempty"`
+	Type         string        `json:"type,omitempty"`
+	Function     wireFunction  `json:"function"`
+	ExtraContent *extraContent `json:"extra_content,omitempty"`
+}
+
+// extraContent is Gemini's extra_content of a tool call.
+type extraContent struct {
+	Google struct {
+		ThoughtSignature string `json:"thought_signature"`
+	} `json:"google"`
+}
+
+// signature returns the extra_content that carries sig, nil for none.
+func signature(sig string) *extraContent {
+	if sig == "" {
+		return nil
+	}
+	e := new(extraContent)
+	e.Google.ThoughtSignature = sig
+	return e
 }
 
 type wireFunction struct {
@@ -52,8 +71,10 @@ type wireFunction struct {
 
 // StreamReply renders one scripted reply as the SSE events of a clean
 // chat-completions stream ("data: {...}\n\n" each, "data: [DONE]\n\n" last):
-// a role chunk, the text in pieces, each call's head (index, id, type, name,
-// empty arguments) followed by its arguments in pieces, and a finish chunk.
+// a role chunk, the reasoning in pieces (reasoning_content), the text in
+// pieces, each call's head (index, id, type, name, empty arguments, and the
+// thought signature as extra_content when it has one) followed by its
+// arguments in pieces, and a finish chunk.
 // The same inputs always give the same bytes.
 func StreamReply(model, script string, turn int, r Reply) []string {
 	id := fmt.Sprintf("chatcmpl-%s-%d", script, turn+1)
@@ -68,12 +89,15 @@ func StreamReply(model, script string, turn int, r Reply) []string {
 	}
 	empty := ""
 	emit(wireDelta{Role: "assistant", Content: &empty}, nil)
+	for _, piece := range splitRunes(r.Reasoning, textPieceRunes) {
+		emit(wireDelta{ReasoningContent: &piece}, nil)
+	}
 	for _, piece := range splitRunes(r.Text, textPieceRunes) {
 		emit(wireDelta{Content: &piece}, nil)
 	}
 	for i, c := range r.Calls {
 		emit(wireDelta{ToolCalls: []wireToolCall{{Index: i, ID: callID(script, turn, i), Type: "function",
-			Function: wireFunction{Name: c.Name}}}}, nil)
+			Function: wireFunction{Name: c.Name}, ExtraContent: signature(c.ThoughtSignature)}}}, nil)
 		for _, piece := range splitRunes(c.Arguments, argsPieceRunes) {
 			emit(wireDelta{ToolCalls: []wireToolCall{{Index: i, Function: wireFunction{Arguments: piece}}}}, nil)
 		}

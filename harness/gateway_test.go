@@ -83,8 +83,8 @@ func TestGatewayRepliesByConversationState(t *testing.T) {
 	if got := turn.ToolCalls[0].Function.Name; got != "grep" {
 		t.Errorf("second reply calls %q, want grep", got)
 	}
-	if n := gw.Requests(); n != 2 {
-		t.Errorf("Requests() = %d, want 2", n)
+	if n := gw.received(); n != 2 {
+		t.Errorf("received() = %d, want 2", n)
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 var ErrQuirkNotApplicable = errors.New("quirk does not apply to this stream")
 
 // A Quirk turns a clean chat-completions SSE stream into one broken shape
-// that real gateways send (research/quirks.md section 2).
+// that real gateways send (the README's quirk catalog lists them with
+// where they were seen).
 type Quirk struct {
 	// Name is the transform's stable name (file and scenario names use it).
 	Name string
@@ -358,7 +359,7 @@ func crlf(body []byte, _ int64) ([]byte, error) {
 func comments(body []byte, seed int64) ([]byte, error) {
 	rng := newSeededRand(seed)
 	events := ParseSSE(body)
-	out := []Event{{Comments: []string{" OPENROUTER PROCESSING"}}}
+	out := []SSEEvent{{Comments: []string{" OPENROUTER PROCESSING"}}}
 	for _, ev := range events {
 		var cs []string
 		for range rng.intn(3) {
@@ -367,12 +368,12 @@ func comments(body []byte, seed int64) ([]byte, error) {
 		ev.Comments = append(cs, ev.Comments...)
 		out = append(out, ev)
 	}
-	out = append(out, Event{Comments: []string{" keepalive"}})
+	out = append(out, SSEEvent{Comments: []string{" keepalive"}})
 	return FormatSSE(out, "\n"), nil
 }
 
 func noDone(body []byte, _ int64) ([]byte, error) {
-	var out []Event
+	var out []SSEEvent
 	for _, ev := range ParseSSE(body) {
 		if ev.HasData && strings.TrimSpace(ev.Data) == "[DONE]" {
 			continue

@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// refTurn is what a correct accumulator (DESIGN.md "Tool-call identity")
-// makes of a stream. It is a reference for the quirk tests only; the real
-// accumulator lives in package agent, which harness tests must not need.
+// refTurn is what a correct accumulator (package agent's doc, "Tool-call
+// identity") makes of a stream. It is a reference for the quirk tests only;
+// the real accumulator lives in package agent, which harness tests must not
+// need.
 type refTurn struct {
 	Text         string
 	FinishReason string

@@ -85,7 +85,7 @@ func typeOf(it *streamItem) string {
 
 // newEvent is an event of type typ whose data is obj.
 func newEvent(obj *jsonObject) *streamItem {
-	return &streamItem{ev: Event{Name: obj.str("type"), HasData: true}, chunk: obj, dirty: true}
+	return &streamItem{ev: SSEEvent{Name: obj.str("type"), HasData: true}, chunk: obj, dirty: true}
 }
 
 // object builds a jsonObject from keys and values in turn.
@@ -278,7 +278,7 @@ func unknownEvents(items []*streamItem) ([]*streamItem, error) {
 }
 
 func doneMarker(items []*streamItem) ([]*streamItem, error) {
-	return append(items, &streamItem{ev: Event{Data: "[DONE]", HasData: true}}), nil
+	return append(items, &streamItem{ev: SSEEvent{Data: "[DONE]", HasData: true}}), nil
 }
 
 // argsDoneDiffers re-sends the argument deltas with a space after every ':'

@@ -15,7 +15,7 @@ type quirkStream struct {
 }
 
 type streamItem struct {
-	ev    Event
+	ev    SSEEvent
 	chunk *jsonObject // nil when the data is not a JSON object ([DONE], comments)
 	dirty bool
 }
@@ -99,7 +99,7 @@ func pieceItem(tmpl *streamItem, tc *jsonObject) *streamItem {
 	if _, ok := choice.get("finish_reason"); ok {
 		choice.set("finish_reason", nil)
 	}
-	return &streamItem{ev: Event{Name: tmpl.ev.Name, HasData: true}, chunk: chunk, dirty: true}
+	return &streamItem{ev: SSEEvent{Name: tmpl.ev.Name, HasData: true}, chunk: chunk, dirty: true}
 }
 
 // calls groups the tool-call pieces as a clean stream means them: by index;
@@ -208,7 +208,7 @@ func (s *quirkStream) resplit(g *callGroup, frags []string) {
 
 // bytes writes the stream back, re-encoding the chunks that were edited.
 func (s *quirkStream) bytes(eol string) ([]byte, error) {
-	events := make([]Event, len(s.items))
+	events := make([]SSEEvent, len(s.items))
 	for i, it := range s.items {
 		events[i] = it.ev
 		if it.dirty {

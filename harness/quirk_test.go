@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // update rewrites golden files; it is the package's one -update flag.
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
@@ -29,19 +29,7 @@ func readFixture(t testing.TB, name string) []byte {
 // checkGolden compares got with testdata/name, rewriting it under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestQuirkGoldens(t *testing.T) {

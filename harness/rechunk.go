@@ -99,41 +99,125 @@ func (r Rechunk) Pieces(b []byte) [][]byte {
 	return append(pieces, b[start:])
 }
 
-// Reader returns a reader that reads all of src on its first Read, then
-// serves it piece by piece: each Read returns at most the rest of the
-// current piece. A read error of src is returned after the bytes read
-// before it.
+// Reader returns a reader that serves src cut as Pieces would cut all of
+// it, each Read returning at most the rest of the current piece. It cuts
+// lazily: it reads src in blocks of rechunkBlock bytes as the pieces need
+// them and never holds more than a block and a few bytes of look-ahead,
+// so re-chunking a 50 MiB body one byte per Read costs no more memory than
+// a small one. (With RechunkBoundaries, a run longer than a block without a
+// cut goes out in block-sized Reads.) A read error of src is returned after
+// the bytes read before it.
 func (r Rechunk) Reader(src io.Reader) io.Reader {
-	return &rechunkReader{r: r, src: src}
+	cr := &rechunkReader{r: r, src: src, end: -1}
+	if r.Mode == RechunkRandom {
+		cr.rng = newSeededRand(r.Seed)
+		cr.max = r.Max
+		if cr.max <= 0 {
+			cr.max = DefaultRechunkMax
+		}
+	}
+	return cr
 }
 
+// rechunkBlock is how much of the source a rechunkReader reads at once.
+const rechunkBlock = 32 << 10
+
+// rechunkReader is the lazy form of Pieces. Offsets are from the start of
+// the body.
 type rechunkReader struct {
-	r      Rechunk
-	src    io.Reader
-	loaded bool
-	pieces [][]byte
-	err    error
+	r    Rechunk
+	src  io.Reader
+	buf  []byte // body bytes [pos, pos+len(buf)): read from src, not yet served
+	pos  int64  // bytes served
+	end  int64  // end of the current piece; -1 before the first
+	err  error  // src's error (io.EOF at its end), once buf is drained
+	rng  *seededRand
+	max  int
+	scan int64   // RechunkBoundaries: where the cut search goes on
+	cuts []int64 // RechunkBoundaries: cuts found and not yet reached
+}
+
+// fill reads src until buf holds the bytes up to offset want (exclusive),
+// or src ends. It reports whether buf reaches want.
+func (cr *rechunkReader) fill(want int64) bool {
+	for empty := 0; cr.pos+int64(len(cr.buf)) < want && cr.err == nil; {
+		if len(cr.buf) == 0 {
+			cr.buf = cr.buf[:0:cap(cr.buf)]
+		}
+		if cap(cr.buf)-len(cr.buf) < rechunkBlock {
+			grown := make([]byte, len(cr.buf), len(cr.buf)+rechunkBlock)
+			copy(grown, cr.buf)
+			cr.buf = grown
+		}
+		n, err := cr.src.Read(cr.buf[len(cr.buf):cap(cr.buf)])
+		cr.buf = cr.buf[:len(cr.buf)+n]
+		if err != nil {
+			cr.err = err
+		}
+		if empty++; n > 0 {
+			empty = 0
+		} else if empty >= 100 {
+			cr.err = io.ErrNoProgress
+		}
+	}
+	return cr.pos+int64(len(cr.buf)) >= want
+}
+
+// at returns the body byte at offset off, which buf must hold.
+func (cr *rechunkReader) at(off int64) byte { return cr.buf[off-cr.pos] }
+
+// nextEnd returns where the piece starting at pos ends, as Pieces cuts.
+func (cr *rechunkReader) nextEnd() int64 {
+	const rest = int64(1) << 62 // the piece runs to the end of the body
+	switch cr.r.Mode {
+	case RechunkBytes:
+		return cr.pos + 1
+	case RechunkRandom:
+		return cr.pos + 1 + int64(cr.rng.intn(cr.max))
+	case RechunkBoundaries:
+		for len(cr.cuts) == 0 {
+			if cr.scan-cr.pos >= rechunkBlock {
+				return cr.scan // a long run without a cut goes out a block at a time
+			}
+			if !cr.fill(cr.scan+utf8.UTFMax) && !cr.fill(cr.scan+1) {
+				return rest
+			}
+			avail := cr.buf[cr.scan-cr.pos:]
+			if avail[0] == '\r' && len(avail) > 1 && avail[1] == '\n' {
+				cr.cuts = append(cr.cuts, cr.scan+1)
+				cr.scan += 2
+				continue
+			}
+			_, size := utf8.DecodeRune(avail)
+			for k := 1; k < size; k++ {
+				cr.cuts = append(cr.cuts, cr.scan+int64(k))
+			}
+			cr.scan += int64(size)
+		}
+		end := cr.cuts[0]
+		cr.cuts = cr.cuts[1:]
+		return end
+	}
+	return rest
 }
 
 func (cr *rechunkReader) Read(p []byte) (int, error) {
-	if !cr.loaded {
-		b, err := io.ReadAll(cr.src)
-		cr.pieces, cr.err, cr.loaded = cr.r.Pieces(b), err, true
-	}
-	for len(cr.pieces) > 0 && len(cr.pieces[0]) == 0 {
-		cr.pieces = cr.pieces[1:]
-	}
-	if len(cr.pieces) == 0 {
-		if cr.err != nil {
-			return 0, cr.err
+	if !cr.fill(cr.pos + 1) {
+		if cr.err == io.EOF || cr.err == nil {
+			return 0, io.EOF
 		}
-		return 0, io.EOF
+		return 0, cr.err
 	}
 	if len(p) == 0 {
 		return 0, nil
 	}
-	n := copy(p, cr.pieces[0])
-	cr.pieces[0] = cr.pieces[0][n:]
+	if cr.end <= cr.pos {
+		cr.end = cr.nextEnd()
+	}
+	cr.fill(min(cr.end, cr.pos+rechunkBlock)) // the whole piece, as far as src has it
+	n := copy(p, cr.buf[:min(int64(len(cr.buf)), cr.end-cr.pos)])
+	cr.buf = cr.buf[n:]
+	cr.pos += int64(n)
 	return n, nil
 }
 

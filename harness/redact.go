@@ -1,20 +1,20 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/dnaeon/go-vcr/v2/cassette"
 )
 
-// Redacted replaces every configured secret in a saved cassette.
-const Redacted = "REDACTED"
+// redacted replaces every configured secret in a saved cassette.
+const redacted = "REDACTED"
 
 // keptHeaders is the header allowlist, for requests and responses alike:
 // every other header (Authorization, Cookie, Set-Cookie, X-Api-Key,
@@ -31,21 +31,29 @@ var secretQueryParams = map[string]bool{
 // that no configured secret named.
 var keyPattern = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)
 
-// redactInteraction is the save filter: header allowlist, URL without
-// userinfo or secret query values, secrets replaced in bodies, forms and
-// kept header values, and no recorded latency (replay skips it, and a
-// changing duration is churn in review). It builds new header maps: the
-// recorded request's map is the caller's live one.
+// redactInteraction is the cassette's save filter: RedactInteraction with
+// the configured secrets.
 func (c *Cassette) redactInteraction(i *cassette.Interaction) error {
-	i.Request.Headers = c.keepHeaders(i.Request.Headers)
-	i.Response.Headers = c.keepHeaders(i.Response.Headers)
-	i.Request.URL = c.redactURL(i.Request.URL)
-	i.Request.Body = c.scrub(i.Request.Body)
-	i.Response.Body = c.scrub(i.Response.Body)
+	return Secrets(c.opts.Secrets).RedactInteraction(i)
+}
+
+// RedactInteraction is the save filter of a recording: header allowlist
+// (Accept and Content-Type only), URL without userinfo and with the values
+// of secret-named query parameters replaced, every secret scrubbed (Scrub)
+// from bodies, form and kept header values, and no recorded latency (replay
+// skips it, and a changing duration is churn in review). It builds new
+// header maps: the recorded request's map is the caller's live one. It
+// never fails; the scan after saving is what fails closed.
+func (s Secrets) RedactInteraction(i *cassette.Interaction) error {
+	i.Request.Headers = s.keepHeaders(i.Request.Headers)
+	i.Response.Headers = s.keepHeaders(i.Response.Headers)
+	i.Request.URL = s.redactURL(i.Request.URL)
+	i.Request.Body = s.Scrub(i.Request.Body)
+	i.Response.Body = s.Scrub(i.Response.Body)
 	form := url.Values{}
 	for k, vs := range i.Request.Form {
 		for _, v := range vs {
-			form.Add(c.scrub(k), c.scrub(v))
+			form.Add(s.Scrub(k), s.Scrub(v))
 		}
 	}
 	i.Request.Form = form
@@ -53,80 +61,48 @@ func (c *Cassette) redactInteraction(i *cassette.Interaction) error {
 	return nil
 }
 
-func (c *Cassette) keepHeaders(h http.Header) http.Header {
+func (s Secrets) keepHeaders(h http.Header) http.Header {
 	out := http.Header{}
 	for _, name := range keptHeaders {
 		for _, v := range h.Values(name) {
-			out.Add(name, c.scrub(v))
+			out.Add(name, s.Scrub(v))
 		}
 	}
 	return out
 }
 
-func (c *Cassette) redactURL(raw string) string {
+func (s Secrets) redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return c.scrub(raw)
+		return s.Scrub(raw)
 	}
 	u.User = nil
 	q := u.Query()
 	for k := range q {
 		if secretQueryParams[strings.ToLower(k)] {
-			q[k] = []string{Redacted}
+			q[k] = []string{redacted}
 		}
 	}
 	u.RawQuery = q.Encode()
-	return c.scrub(u.String())
+	return s.Scrub(u.String())
 }
 
-// scrub replaces every configured secret in s, longest first, so a secret
-// that contains another is replaced whole.
-func (c *Cassette) scrub(s string) string {
-	secrets := c.secrets()
-	sort.Slice(secrets, func(a, b int) bool { return len(secrets[a]) > len(secrets[b]) })
-	for _, sec := range secrets {
-		s = strings.ReplaceAll(s, sec, Redacted)
-	}
-	return s
-}
-
-func (c *Cassette) secrets() []string {
-	var out []string
-	for _, s := range c.opts.Secrets {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// scanSecrets reads the saved file and fails, removing it, when a
-// configured secret (as written, or escaped for a URL) or a key-shaped
-// string is in it. The error names line numbers, never the secret.
+// scanSecrets scans the saved file (Secrets.ScanFile) and, on any finding
+// or failure to scan, removes it: the scan fails closed.
 func (c *Cassette) scanSecrets() error {
-	data, err := os.ReadFile(c.temp)
-	if err != nil {
-		return fmt.Errorf("cassette %s: scan for secrets: %w", c.file, err)
-	}
-	var found []string
-	for n, sec := range c.secrets() {
-		for _, form := range []string{sec, url.QueryEscape(sec), url.PathEscape(sec)} {
-			if lines := linesContaining(data, func(l string) bool { return strings.Contains(l, form) }); lines != "" {
-				found = append(found, fmt.Sprintf("secret %d on %s", n+1, lines))
-				break
-			}
-		}
-	}
-	if lines := linesContaining(data, keyPattern.MatchString); lines != "" {
-		found = append(found, "an sk- key on "+lines)
-	}
-	if len(found) == 0 {
+	err := Secrets(c.opts.Secrets).ScanFile(c.temp)
+	if err == nil {
 		return nil
 	}
-	if err := os.Remove(c.temp); err != nil {
-		return fmt.Errorf("cassette %s: %s; removing the recording failed: %v: %w", c.file, strings.Join(found, "; "), err, ErrSecretInCassette)
+	what := err.Error()
+	var se *SecretError
+	if errors.As(err, &se) {
+		what = strings.Join(se.Found, "; ")
 	}
-	return fmt.Errorf("cassette %s: %s; nothing was written: %w", c.file, strings.Join(found, "; "), ErrSecretInCassette)
+	if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		return fmt.Errorf("cassette %s: %s; removing the recording failed: %v: %w", c.file, what, rerr, ErrSecretInCassette)
+	}
+	return fmt.Errorf("cassette %s: %s; nothing was written: %w", c.file, what, ErrSecretInCassette)
 }
 
 // linesContaining names the 1-based lines where hit is true ("line 5",

@@ -12,8 +12,14 @@ type Script struct {
 	Replies []Reply
 }
 
-// A Reply is one model turn: optional text, then tool calls.
+// A Reply is one model turn: optional reasoning and text, then tool calls.
 type Reply struct {
+	// Reasoning, when not empty, is streamed first as
+	// delta.reasoning_content, as DeepSeek's thinking mode does. On a reply
+	// with calls the gateway then wants it back, exactly, on that assistant
+	// message of every later request (reasoning_content), and answers 400
+	// like DeepSeek when it is missing.
+	Reasoning string
 	// Text is the assistant's content, streamed before the calls.
 	Text string
 	// Calls are the tool calls of this turn, streamed in the clean shape
@@ -32,6 +38,12 @@ type Reply struct {
 type ScriptCall struct {
 	Name      string
 	Arguments string
+	// ThoughtSignature, when not empty, is sent in the call's first piece as
+	// extra_content.google.thought_signature, as Gemini's OpenAI-compatible
+	// endpoint does. The gateway then wants the call's extra_content back,
+	// exactly, in every later request, and answers 400 like Gemini when it
+	// is missing.
+	ThoughtSignature string
 }
 
 // finishReason is the reply's finish_reason as sent.

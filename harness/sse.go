@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// An Event is one server-sent event as it stands on the wire.
-type Event struct {
+// An SSEEvent is one server-sent event as it stands on the wire.
+type SSEEvent struct {
 	// Comments are the event's comment lines without the leading ':'
 	// (": keepalive" is " keepalive"), written before its fields.
 	Comments []string
@@ -23,14 +23,14 @@ type Event struct {
 // CRLF, LF or a bare CR; "data:" with or without one space; ':' comments;
 // an event ends at a blank line or at the end of the body. Other fields
 // (id:, retry:) are dropped. It does not interpret the data.
-func ParseSSE(body []byte) []Event {
-	var events []Event
-	var cur Event
+func ParseSSE(body []byte) []SSEEvent {
+	var events []SSEEvent
+	var cur SSEEvent
 	flush := func() {
 		if cur.HasData || cur.Name != "" || len(cur.Comments) > 0 {
 			events = append(events, cur)
 		}
-		cur = Event{}
+		cur = SSEEvent{}
 	}
 	for _, line := range sseLines(body) {
 		switch {
@@ -79,7 +79,7 @@ func sseLines(body []byte) []string {
 // FormatSSE writes events back with eol ("\n" or "\r\n") ending every line:
 // comments, then "event: NAME", then one "data: " line per data line, then
 // a blank line. FormatSSE(ParseSSE(b), "\n") is b for a clean stream.
-func FormatSSE(events []Event, eol string) []byte {
+func FormatSSE(events []SSEEvent, eol string) []byte {
 	var buf bytes.Buffer
 	for _, ev := range events {
 		for _, c := range ev.Comments {

@@ -10,16 +10,16 @@ import (
 func TestParseSSE(t *testing.T) {
 	tests := []struct {
 		reason, in string
-		want       []Event
+		want       []SSEEvent
 	}{
 		{"clean stream", "data: {\"a\":1}\n\ndata: [DONE]\n\n",
-			[]Event{{Data: `{"a":1}`, HasData: true}, {Data: "[DONE]", HasData: true}}},
+			[]SSEEvent{{Data: `{"a":1}`, HasData: true}, {Data: "[DONE]", HasData: true}}},
 		{"CRLF, bare CR, data without space", "data:x\r\n\r\ndata: y\r\rdata: z\n\n",
-			[]Event{{Data: "x", HasData: true}, {Data: "y", HasData: true}, {Data: "z", HasData: true}}},
+			[]SSEEvent{{Data: "x", HasData: true}, {Data: "y", HasData: true}, {Data: "z", HasData: true}}},
 		{"comments, event name, multi-line data, unknown fields", ": hi\nevent: error\nid: 7\ndata: a\ndata: b\n\n: alone\n\n",
-			[]Event{{Comments: []string{" hi"}, Name: "error", Data: "a\nb", HasData: true}, {Comments: []string{" alone"}}}},
-		{"last event without a blank line", "data: end", []Event{{Data: "end", HasData: true}}},
-		{"empty data line", "data:\n\n", []Event{{HasData: true}}},
+			[]SSEEvent{{Comments: []string{" hi"}, Name: "error", Data: "a\nb", HasData: true}, {Comments: []string{" alone"}}}},
+		{"last event without a blank line", "data: end", []SSEEvent{{Data: "end", HasData: true}}},
+		{"empty data line", "data:\n\n", []SSEEvent{{HasData: true}}},
 		{"nothing", "", nil},
 	}
 	for _, tt := range tests {

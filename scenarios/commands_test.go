@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agentvcr/agentvcr/demo"
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // A command is one scenario command: how it is called, what it does, and
@@ -116,7 +117,7 @@ func TestCommandsDocumented(t *testing.T) {
 	}
 	cmds := (suite{}).commands()
 	want := commandsDoc(cmds)
-	if *update && got != want {
+	if golden.Updating() && got != want {
 		if err := os.WriteFile("doc.go", []byte(before+commandsDocStart+want+commandsDocEnd+after), 0o644); err != nil {
 			t.Fatal(err)
 		}

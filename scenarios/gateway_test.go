@@ -17,7 +17,8 @@ import (
 //
 // With -key, requests must carry that key (a wrong one gets a 401) and
 // OPENAI_API_KEY is set to it. The script's models are the base script
-// names (demo, demo_bad_args, ...).
+// names (demo, demo_bad_args, ...), the echo scripts (thought_signature,
+// reasoning_echo) and the HTTP error scripts (http_429, ...).
 func cmdGateway(ts *testscript.TestScript, neg bool, args []string) error {
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	key := fs.String("key", "", "the key the gateway requires")
@@ -29,7 +30,8 @@ func cmdGateway(ts *testscript.TestScript, neg bool, args []string) error {
 	if err != nil {
 		return err
 	}
-	url, stop := harness.NewGateway(*key, append(demo.Scripts(l), harness.ErrorScripts()...)...).Start()
+	scripts := append(append(demo.Scripts(l), demo.EchoScripts(l)...), harness.ErrorScripts()...)
+	url, stop := harness.NewGateway(*key, scripts...).Start()
 	ts.Defer(stop)
 	ts.Setenv("OPENAI_BASE_URL", url)
 	if *key != "" {

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"net/http"
@@ -22,17 +21,7 @@ import (
 // runCLI runs one agentvcr command line in dir with the given environment
 // and returns its exit code, stdout and stderr.
 func runCLI(dir string, vars map[string]string, transport http.RoundTripper, args ...string) (int, string, string) {
-	var stdout, stderr bytes.Buffer
-	env := cli.Env{
-		Dir:       dir,
-		Getenv:    func(k string) string { return vars[k] },
-		Stdin:     strings.NewReader(""),
-		Stdout:    &stdout,
-		Stderr:    &stderr,
-		Transport: transport,
-	}
-	code := cli.Main(env, args)
-	return code, stdout.String(), stderr.String()
+	return cli.Capture(cli.Env{Dir: dir, Getenv: cli.Vars(vars), Transport: transport}, args...)
 }
 
 // TestMetamorphicBenignQuirks replays every base cassette, in each wire

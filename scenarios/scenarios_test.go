@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agentvcr/agentvcr/internal/cli"
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 var (
-	update = flag.Bool("update", false, "rewrite the golden sections of the scenarios (cmp's second argument)")
 	record = flag.Bool("record", false, "re-record the cassettes the scenarios replay, against the gateway named by OPENAI_BASE_URL, OPENAI_API_KEY and AGENTVCR_MODEL")
 )
 
@@ -45,7 +44,7 @@ type suite struct {
 func (s suite) params() testscript.Params {
 	return testscript.Params{
 		Dir:                 s.dir,
-		UpdateScripts:       *update,
+		UpdateScripts:       golden.Updating(),
 		RequireUniqueNames:  true,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
@@ -57,6 +56,7 @@ func (s suite) params() testscript.Params {
 			env.Setenv("OPENAI_API_KEY", "")
 			env.Setenv("AGENTVCR_MODEL", "")
 			env.Setenv("CI", "")
+			env.Setenv("INJECT", "")
 			return nil
 		},
 		Cmds: s.testscriptCmds(),
@@ -83,14 +83,9 @@ func (s suite) cliCommand(sub string) func(ts *testscript.TestScript, neg bool, 
 		if sub == "run" && s.record != nil {
 			args = s.record.args(ts, filepath.Join(s.dir, ts.Name()+".txtar"), args)
 		}
-		env := cli.Env{
-			Dir:    ts.MkAbs("."),
-			Getenv: ts.Getenv,
-			Stdin:  strings.NewReader(""),
-			Stdout: ts.Stdout(),
-			Stderr: ts.Stderr(),
-		}
-		code := cli.Main(env, append([]string{sub}, args...))
+		code, stdout, stderr := cli.Capture(cli.Env{Dir: ts.MkAbs("."), Getenv: ts.Getenv}, append([]string{sub}, args...)...)
+		fmt.Fprint(ts.Stdout(), stdout)
+		fmt.Fprint(ts.Stderr(), stderr)
 		switch {
 		case neg && code == 0:
 			return fmt.Errorf("agentvcr %s succeeded unexpectedly", sub)

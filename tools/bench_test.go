@@ -91,6 +91,25 @@ func BenchmarkTree20k(b *testing.B) {
 	b.Run("glob_all_js", func(b *testing.B) { benchCall(b, ws, "glob", `{"pattern":"**/*.js"}`) })
 	b.Run("glob_no_match", func(b *testing.B) { benchCall(b, ws, "glob", `{"pattern":"**/*.py"}`) })
 	b.Run("grep_rare_literal_full_scan", func(b *testing.B) { benchCall(b, ws, "grep", `{"pattern":"RARE_MARKER"}`) })
+	b.Run("grep_regexp_inner_literal_full_scan", func(b *testing.B) { benchCall(b, ws, "grep", `{"pattern":"[A-Z]\\w+_MARKER"}`) })
 	b.Run("grep_no_literal_full_scan", func(b *testing.B) { benchCall(b, ws, "grep", `{"pattern":"[A-Z]{4}_M"}`) })
 	b.Run("grep_common_stops_at_50", func(b *testing.B) { benchCall(b, ws, "grep", `{"pattern":"compute"}`) })
+}
+
+// BenchmarkGrepWorkers: the same full scans with one worker and with the
+// default (one per CPU, at least 2).
+func BenchmarkGrepWorkers(b *testing.B) {
+	ws := benchTree(b)
+	for _, workers := range []int{1, 0} {
+		for _, pattern := range []string{"RARE_MARKER", `[A-Z]\w+_MARKER`} {
+			b.Run(fmt.Sprintf("workers=%d/%s", workers, pattern), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := (grepper{workers: workers}).run(context.Background(), ws, EN.texts(), grepArgs{Pattern: pattern}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

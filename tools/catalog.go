@@ -48,31 +48,36 @@ type catalog struct {
 	dotDotF         string // pattern (%q)
 
 	// read_file.
-	readFileDesc   string
-	readPathDesc   string
-	readOffsetDesc string
-	readLimitDesc  string
-	headerF        string // path, first, last, total
-	emptyFileF     string // path
-	moreLinesF     string // remaining, next offset
-	headerAtLeastF string // as headerF, when the file was too large to count to its end
-	moreAtLeastF   string // as moreLinesF, likewise
-	lineCutF       string // max chars
-	binaryF        string // path, size in bytes
-	offsetPastF    string // offset, path, total lines
+	readFileDescF    string // readMaxLines, maxLineChars, MaxResultChars
+	readPathDesc     string
+	readOffsetDesc   string
+	readLimitDescF   string // readMaxLines, readMaxLines, readMaxLines
+	limitCapF        string // limit asked, readMaxLines
+	headerF          string // path, first, last, total
+	emptyFileF       string // path
+	moreLinesF       string // remaining, next offset
+	headerAtLeastF   string // as headerF, when the file was too large to count to its end
+	moreAtLeastF     string // as moreLinesF, likewise
+	lineCutF         string // max chars
+	binaryF          string // path, size in bytes
+	offsetPastF      string // offset, path, total lines
+	readCutF         string // MiB per read, last line shown
+	offsetUnreachedF string // offset, path, MiB per read, lines read
 
 	// glob.
 	globDesc        string
 	globPatternDesc string
-	globLimitDesc   string
+	globLimitDescF  string // globMaxPaths, globMaxPaths
 	globMoreF       string // count not shown
 	globEmptyF      string // pattern (%q), total files
 
 	// grep.
-	grepDesc        string
+	grepDescF       string // grepMaxHits, grepLineChars
 	grepPatternDesc string
 	grepGlobDesc    string
 	grepMoreF       string // hit limit
+	grepFileCutF    string // files cut, MiB per file, first such file
+	grepCallCutF    string // MiB per call, last file searched
 	grepNoneF       string // pattern (%q), files searched
 	grepNoneGlobF   string // pattern (%q), files searched, glob (%q)
 	badRegexpF      string // pattern (%q), reason

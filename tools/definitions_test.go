@@ -2,17 +2,15 @@ package tools
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/agentvcr/agentvcr/internal/golden"
+)
 
 // TestDefinitionsGolden keeps every name, description and schema sent to the
 // model in a golden file: any edit shows up in review (and breaks cassettes).
@@ -25,18 +23,7 @@ func TestDefinitionsGolden(t *testing.T) {
 		}
 		got = append(got, '\n')
 		path := "testdata/definitions." + string(lang) + ".golden.json"
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s (-golden +got; rerun with -update and read the diff):\n%s", path, diff)
-		}
+		golden.Check(t, path, got)
 	}
 }
 
@@ -120,4 +107,34 @@ func mapKeys(v reflect.Value) map[string]bool {
 		out[k.String()] = true
 	}
 	return out
+}
+
+// TestLimitsHaveOneSource: no text of either locale spells a limit out; each
+// is filled in from limits.go, so the schema, the code and the texts cannot
+// drift apart.
+func TestLimitsHaveOneSource(t *testing.T) {
+	spelled := regexp.MustCompile(`\b(400|200|50|120|500|8000)\b`)
+	for lang, c := range map[Lang]catalog{ZH: zhTexts, EN: enTexts} {
+		v := reflect.ValueOf(c)
+		for i := 0; i < v.NumField(); i++ {
+			if v.Field(i).Kind() != reflect.String {
+				continue
+			}
+			if m := spelled.FindString(v.Field(i).String()); m != "" {
+				t.Errorf("%s.%s spells out the limit %s: use a verb and the constant", lang, v.Type().Field(i).Name, m)
+			}
+		}
+	}
+	// The rendered definitions do state them.
+	for _, lang := range []Lang{ZH, EN} {
+		defs, err := json.Marshal(Default(nil, lang).Definitions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"400", "200", "50", "120", "500", "8000"} {
+			if !regexp.MustCompile(`\b` + n + `\b`).Match(defs) {
+				t.Errorf("%s definitions do not state %s", lang, n)
+			}
+		}
+	}
 }

@@ -205,7 +205,7 @@ func TestRegistryListing(t *testing.T) {
 		t.Errorf("Definitions (-want +got):\n%s", diff)
 	}
 	for _, name := range []string{"glob", "grep", "read_file"} {
-		if tool, ok := r.Tool(name); !ok || !tool.ReadOnly {
+		if tool, ok := r.tool(name); !ok || !tool.ReadOnly {
 			t.Errorf("%s: ReadOnly = %v, want true", name, tool.ReadOnly)
 		}
 	}

@@ -32,25 +32,26 @@ func (t *catalog) resolveFailure(err error, given string) error {
 // fileFailure explains why the file at rel (root-relative) could not be read.
 // It never names an absolute path: only rel and the cause's bare message.
 func (t *catalog) fileFailure(err error, rel string, info fs.FileInfo) error {
+	shown := showPath(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return failf(err, t.notExistF, rel, path.Base(rel))
+		return failf(err, t.notExistF, shown, showPath(path.Base(rel)))
 	case errors.Is(err, ErrIsDirectory):
 		pattern := rel + "/*"
 		if rel == "." {
 			pattern = "*"
 		}
-		return failf(err, t.isDirF, rel, pattern)
+		return failf(err, t.isDirF, shown, showPath(pattern))
 	case errors.Is(err, ErrNotRegular):
-		return failf(err, t.notRegularF, rel, t.kind(info))
+		return failf(err, t.notRegularF, shown, t.kind(info))
 	case errors.Is(err, fs.ErrPermission):
-		return failf(err, t.permissionF, rel)
+		return failf(err, t.permissionF, shown)
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return failf(err, t.ioErrorF, rel, err)
+	return failf(err, t.ioErrorF, shown, err)
 }
 
 func (t *catalog) kind(info fs.FileInfo) string {

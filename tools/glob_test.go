@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -234,6 +235,48 @@ func TestGlobManyStarsTakeLinearTime(t *testing.T) {
 		})
 		if diff := cmp.Diff(want, got.Content); diff != "" {
 			t.Errorf("grep, %s (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+}
+
+// countingFS counts the ReadDir calls on each folder.
+type countingFS struct {
+	fs.FS
+	reads map[string]int
+}
+
+func (c countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.reads[name]++
+	return fs.ReadDir(c.FS, name)
+}
+
+// TestGlobNoMatchReadsEachFolderOnce: a pattern that matches nothing still
+// counts every file of the workspace, reading no folder twice.
+func TestGlobNoMatchReadsEachFolderOnce(t *testing.T) {
+	ws, _ := globTree(t)
+	root, err := os.OpenRoot(ws.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, pattern := range []string{"**/*.py", "src/*.py", "src/util/deep/*.py", "nope/*.js", "test/**/*.py", "node_modules/*.py"} {
+		g, err := compileGlob(ws, EN.texts(), pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys := countingFS{FS: root.FS(), reads: map[string]int{}}
+		got, err := globIn(context.Background(), fsys, g, EN.texts(), globArgs{Pattern: pattern, Limit: globMaxPaths})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("No files match %q. Files in the workspace: 11 in all (not counting node_modules, .git and dist).", pattern)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", pattern, diff)
+		}
+		for dir, n := range fsys.reads {
+			if n > 1 {
+				t.Errorf("%s: folder %s read %d times", pattern, dir, n)
+			}
 		}
 	}
 }

@@ -1,25 +1,15 @@
 package tools
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"regexp"
 	"regexp/syntax"
-	"strconv"
+	"runtime"
 	"strings"
-)
-
-// grep limits.
-const (
-	grepMaxHits   = 50      // hits returned
-	grepLineChars = 120     // runes shown of a hit's line
-	grepLineBytes = 1 << 20 // bytes of one line searched; the rest is skipped
 )
 
 type grepArgs struct {
@@ -34,7 +24,7 @@ func grepTool(lang Lang) Tool {
 	t := lang.texts()
 	return Tool{
 		Name:        "grep",
-		Description: t.grepDesc,
+		Description: fmt.Sprintf(t.grepDescF, grepMaxHits, grepLineChars),
 		Parameters: objectSchema([]string{"pattern"},
 			param{"pattern", "string", t.grepPatternDesc, `"minLength":1`},
 			param{"glob", "string", t.grepGlobDesc, `"minLength":1`},
@@ -51,9 +41,12 @@ func grepTool(lang Lang) Tool {
 }
 
 // grepper runs one search. onOpen, when set, sees every file opened (tests
-// use it to prove the search stops at the hit limit).
+// use it to prove the search stops at the hit limit); it is called from the
+// workers, workers of them at a time. workers is how many files are searched
+// at once (0 means one per CPU, at least 2).
 type grepper struct {
-	onOpen func(rel string)
+	onOpen  func(rel string)
+	workers int
 }
 
 // perlOnly finds what models copy from PCRE and RE2 refuses: lookahead,
@@ -61,8 +54,8 @@ type grepper struct {
 var perlOnly = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]`)
 
 // run returns "path:line:content" hits in path order, then line order; at
-// most grepMaxHits, and a note when more exist. Scanning stops at the first
-// hit past the limit.
+// most grepMaxHits, and a note when more exist. Searching stops at the first
+// hit past the limit. Notes say when a byte budget cut the search short.
 func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs) (string, error) {
 	re, err := regexp.Compile(a.Pattern)
 	if err != nil {
@@ -76,6 +69,10 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 		}
 		return "", failf(err, t.badRegexpF, a.Pattern, reason)
 	}
+	var lits [][]byte
+	if parsed, err := syntax.Parse(a.Pattern, syntax.Perl); err == nil {
+		lits = requiredLiterals(parsed.Simplify())
+	}
 	filter := globPattern{dir: ".", parts: []string{"**"}}
 	if a.Glob != "" {
 		if filter, err = compileGlob(ws, t, a.Glob); err != nil {
@@ -88,112 +85,32 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 	}
 	defer root.Close()
 
-	s := &search{re: re, br: bufio.NewReaderSize(nil, readBufSize)}
-	if lit, _ := re.LiteralPrefix(); lit != "" {
-		s.literal = []byte(lit)
+	if g.workers == 0 {
+		g.workers = max(2, runtime.GOMAXPROCS(0))
 	}
-	s.lines.keep = grepLineBytes
-	defer s.close()
-	err = walkFiles(ctx, root.FS(), filter.dir, func(dir string) bool { return filter.mayContain(filter.rel(dir)) },
-		func(p string) error {
-			if !filter.match(filter.rel(p)) {
-				return nil
-			}
-			if g.onOpen != nil {
-				g.onOpen(p)
-			}
-			return s.file(root, p)
-		})
-	if err != nil {
-		return "", err
+	c := g.searchAll(ctx, root, filter, func() *searcher { return newSearcher(re, lits, g.onOpen) })
+	if c.err != nil {
+		return "", c.err
 	}
+	var out []string
 	switch {
-	case len(s.hits) == 0 && a.Glob != "":
-		return fmt.Sprintf(t.grepNoneGlobF, a.Pattern, s.searched, a.Glob), nil
-	case len(s.hits) == 0:
-		return fmt.Sprintf(t.grepNoneF, a.Pattern, s.searched), nil
+	case len(c.hits) == 0 && a.Glob != "":
+		out = append(out, fmt.Sprintf(t.grepNoneGlobF, a.Pattern, c.searched, a.Glob))
+	case len(c.hits) == 0:
+		out = append(out, fmt.Sprintf(t.grepNoneF, a.Pattern, c.searched))
+	default:
+		out = c.hits
 	}
-	out := strings.Join(s.hits, "\n")
-	if s.more {
-		out += "\n" + fmt.Sprintf(t.grepMoreF, grepMaxHits)
+	if c.more {
+		out = append(out, fmt.Sprintf(t.grepMoreF, grepMaxHits))
 	}
-	return out, nil
-}
-
-// search is the state of one grep across files.
-type search struct {
-	re       *regexp.Regexp
-	literal  []byte // every match starts with it; lines without it are skipped
-	br       *bufio.Reader
-	lines    lineReader
-	hits     []string
-	more     bool
-	searched int
-
-	// dir is the folder of the last file opened, as a root of its own: the
-	// walk hands out a folder's files one after another, and opening each
-	// by its bare name costs one openat instead of one per path element.
-	dir     *os.Root
-	dirName string
-}
-
-// open opens rel (a regular file the walk found) through the root of its
-// folder, opened once per folder.
-func (s *search) open(root *os.Root, rel string) (*os.File, error) {
-	if name := path.Dir(rel); s.dir == nil || name != s.dirName {
-		s.close()
-		d, err := root.OpenRoot(name)
-		if err != nil {
-			return nil, err
-		}
-		s.dir, s.dirName = d, name
+	if c.cutFiles > 0 {
+		out = append(out, fmt.Sprintf(t.grepFileCutF, c.cutFiles, fileByteBudget>>20, showPath(c.firstCut)))
 	}
-	return s.dir.OpenFile(path.Base(rel), openFlags, 0)
-}
-
-// close releases the folder root open gets files through.
-func (s *search) close() {
-	if s.dir != nil {
-		s.dir.Close()
-		s.dir = nil
+	if c.callCut {
+		out = append(out, fmt.Sprintf(t.grepCallCutF, grepByteBudget>>20, showPath(c.last)))
 	}
-}
-
-// file searches one file; it returns errStopWalk once a hit past the limit
-// is found. Files that cannot be opened and binary files are skipped.
-func (s *search) file(root *os.Root, rel string) error {
-	f, err := s.open(root, rel)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
-	s.br.Reset(f)
-	if isBinary(s.br) {
-		return nil
-	}
-	s.searched++
-	s.lines.br = s.br
-	for n := 1; ; n++ {
-		line, _, ok, err := s.lines.next(true)
-		if err != nil || !ok {
-			return nil
-		}
-		if s.literal != nil && !bytes.Contains(line, s.literal) {
-			continue
-		}
-		loc := s.re.FindIndex(line)
-		if loc == nil {
-			continue
-		}
-		if len(s.hits) == grepMaxHits {
-			s.more = true
-			return errStopWalk
-		}
-		s.hits = append(s.hits, rel+":"+strconv.Itoa(n)+":"+around(line, loc[0], loc[1], grepLineChars))
-	}
+	return strings.Join(out, "\n"), nil
 }
 
 // around returns line as valid UTF-8, cut to limit runes around the match at

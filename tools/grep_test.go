@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -99,18 +100,32 @@ func TestGrepRefuses(t *testing.T) {
 }
 
 // TestGrepStopsAtHitLimit: with 3 hits per file, 50 hits fill after 17 files
-// and the 51st hit is in file 17, so no file after it is opened.
+// and the 51st hit is in file 17, so with one worker no file after it is
+// opened, and with 8 at most the files in flight (4 per worker) are.
 func TestGrepStopsAtHitLimit(t *testing.T) {
 	files := map[string]string{}
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 200; i++ {
 		files[fmt.Sprintf("f%03d.txt", i)] = "hit 1\nmiss\nhit 2\nhit 3\n"
 	}
 	ws, _ := newWorkspace(t, files)
+	var mu sync.Mutex
 	var opened []string
-	g := grepper{onOpen: func(rel string) { opened = append(opened, rel) }}
+	g := grepper{workers: 8, onOpen: func(rel string) { mu.Lock(); opened = append(opened, rel); mu.Unlock() }}
+	got8, err := g.run(context.Background(), ws, ZH.texts(), grepArgs{Pattern: "hit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opened) < 17 || len(opened) > 17+4*8 {
+		t.Errorf("8 workers opened %d files, want 17 to %d", len(opened), 17+4*8)
+	}
+	opened = nil
+	g.workers = 1
 	got, err := g.run(context.Background(), ws, ZH.texts(), grepArgs{Pattern: "hit"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got, got8); diff != "" {
+		t.Errorf("1 and 8 workers differ (-1 +8):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"f000.txt", "f016.txt"}, []string{opened[0], opened[len(opened)-1]}); diff != "" || len(opened) != 17 {
 		t.Errorf("opened %d files, first and last (-want +got):\n%s", len(opened), diff)

@@ -10,7 +10,7 @@ import (
 type Lang string
 
 const (
-	// ZH is the default locale; it reproduces SPEC.md's exact strings.
+	// ZH is the default locale; it reproduces the lesson's exact strings.
 	ZH Lang = "zh"
 	// EN says the same things in English.
 	EN Lang = "en"

@@ -23,11 +23,19 @@ func isBinary(br *bufio.Reader) bool {
 
 // lineReader reads lines of any length with memory bounded by keep: it holds
 // at most keep bytes of a line and discards the rest as it streams past.
+// It reads at most budget bytes in all (errReadBudget past them) and, inside
+// a line longer than the buffer, checks stop (the context) at every buffer.
 type lineReader struct {
-	br   *bufio.Reader
-	keep int
-	buf  []byte
+	br     *bufio.Reader
+	keep   int
+	buf    []byte
+	budget int64
+	read   int64
+	stop   func() error
 }
+
+// errReadBudget is returned once a lineReader has read its budget.
+var errReadBudget = errors.New("read budget spent")
 
 // next reads one line without its "\n" or "\r\n". With want false the line
 // is only skipped. cut reports bytes dropped past keep. ok is false at the end
@@ -38,6 +46,10 @@ func (lr *lineReader) next(want bool) (line []byte, cut, ok bool, err error) {
 	for {
 		chunk, err := lr.br.ReadSlice('\n')
 		seen += len(chunk)
+		lr.read += int64(len(chunk))
+		if lr.read > lr.budget {
+			return nil, false, false, errReadBudget
+		}
 		if want {
 			body := chunk
 			if err == nil {
@@ -50,6 +62,9 @@ func (lr *lineReader) next(want bool) (line []byte, cut, ok bool, err error) {
 		}
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
+			if err := lr.stop(); err != nil {
+				return nil, false, false, err
+			}
 			continue
 		case errors.Is(err, io.EOF):
 			if seen == 0 {
@@ -61,11 +76,6 @@ func (lr *lineReader) next(want bool) (line []byte, cut, ok bool, err error) {
 		return bytes.TrimSuffix(lr.buf, []byte("\r")), cut, true, nil
 	}
 }
-
-// countBudget is how many bytes past the lines returned read_file scans to
-// count the file's lines. Past it the count is a lower bound, so that reading
-// the first lines of a huge file takes the same time whatever its size.
-const countBudget = 16 << 20
 
 // countLines counts the lines left in br: every "\n", plus a last line that
 // has none. It reads at most budget bytes; when the file goes on, complete

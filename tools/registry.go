@@ -120,8 +120,8 @@ func (r *Registry) Definitions() []Definition {
 	return defs
 }
 
-// Tool returns the registered tool with that name.
-func (r *Registry) Tool(name string) (Tool, bool) {
+// tool returns the registered tool with that name.
+func (r *Registry) tool(name string) (Tool, bool) {
 	e, ok := r.tools[name]
 	return e.tool, ok
 }

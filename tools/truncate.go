@@ -5,10 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// MaxResultChars is the most runes a tool result may hold before its middle
-// is cut.
-const MaxResultChars = 8000
-
 const (
 	headChars = MaxResultChars * 6 / 10 // 4800 runes kept from the start
 	tailChars = MaxResultChars - headChars

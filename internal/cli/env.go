@@ -24,6 +24,14 @@ type Env struct {
 	// Transport carries live requests; nil means http.DefaultTransport.
 	// The cassette generator points it at the scripted gateway.
 	Transport http.RoundTripper
+	// HandleSignals makes SIGINT and SIGTERM stop a run (see watchSignals):
+	// the real process only.
+	HandleSignals bool
+	// WrapTransport, when set, wraps the transport of every run, replay
+	// included: the signal tests hold a request there.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
+
+	temps *tempDirs // the run's temporary folders, set by cmdRun
 }
 
 // ProcessEnv returns the Env of the running process.
@@ -39,6 +47,8 @@ func ProcessEnv() Env {
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		Color:  os.Getenv("NO_COLOR") == "" && isTerminal(os.Stdout),
+
+		HandleSignals: true,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
@@ -45,6 +46,8 @@ func openRecording(env Env, path, key string, real http.RoundTripper) (*harness.
 // misses keep their diff: it is the point of the message.
 func explain(err error, c *agent.Client) string {
 	var (
+		timeout   *agent.TimeoutError
+		notStream *agent.NotStreamError
 		httpErr   *agent.HTTPError
 		miss      *harness.MissError
 		streamErr *agent.StreamError
@@ -57,6 +60,16 @@ func explain(err error, c *agent.Client) string {
 	switch {
 	case errors.As(err, &miss):
 		return miss.Error() + "\nif the new request is intended, re-record the cassette (agentvcr run ... -record PATH; go generate ./cassettes for the embedded ones)"
+	case errors.As(err, &timeout) && timeout.Idle:
+		return fmt.Sprintf("the stream stalled: no event for %s (-idle-timeout %s): run again, or raise -idle-timeout for a model that thinks long before it answers", seconds(timeout.After), seconds(timeout.After))
+	case errors.As(err, &timeout):
+		return fmt.Sprintf("no response headers from %s within %s (-header-timeout %s): check -base-url and the gateway, or raise -header-timeout", endpoint, seconds(timeout.After), seconds(timeout.After))
+	case errors.As(err, &notStream):
+		return fmt.Sprintf("%s: check -base-url (%s); it must be the root of an OpenAI-compatible API, usually ending in /v1", notStream.Error(), endpoint)
+	case errors.Is(err, agent.ErrBodyTooLarge):
+		return fmt.Sprintf("%v (the limit of one answer): the gateway sent far more than one turn; check the gateway", err)
+	case errors.Is(err, agent.ErrEventTooLarge):
+		return fmt.Sprintf("%v: the gateway sent a line or an event that never ends; check the gateway", err)
 	case errors.As(err, &streamErr):
 		return fmt.Sprintf("%v (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing", err)
 	case errors.As(err, &httpErr):
@@ -79,4 +92,15 @@ func explain(err error, c *agent.Client) string {
 	default:
 		return err.Error()
 	}
+}
+
+// seconds prints a duration the way its flag is written: "60s", "1.5s", "250ms".
+func seconds(d time.Duration) string {
+	switch {
+	case d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second)
+	case d >= time.Second:
+		return fmt.Sprintf("%gs", d.Seconds())
+	}
+	return d.String()
 }

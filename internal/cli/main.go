@@ -20,6 +20,8 @@ func Main(env Env, args []string) int {
 		return cmdTool(env, args[1:])
 	case "selftest":
 		return cmdSelftest(env, args[1:])
+	case "serve":
+		return cmdServe(env, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 		return 0
@@ -36,6 +38,7 @@ commands:
   merge     merge a raw SSE stream (chat completions, Responses) into one turn (JSON)
   tool      run one tool through the same entry the agent loop uses
   selftest  run the lesson's seven checks
+  serve     serve cassettes as an OpenAI-compatible endpoint, with quirks and faults
 
 Run 'agentvcr <command> -h' for a command's flags.
 `

@@ -17,7 +17,10 @@ const mergeUsageText = `usage: agentvcr merge [-format auto|FORMAT] [FILE]
 Merges a raw SSE stream (FILE, or standard input) into one turn and prints
 it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
-with "warnings":[…] added when the merger worked around a broken shape.
+"warnings":[…] follows "tool_calls" when the merger worked around a broken
+shape. When the model sent reasoning, "thinking":[{"type":"…","text":"…"}]
+comes after them; a call that came with extra_content (Gemini's thought
+signature) has it after "arguments". Each is left out when there is none.
 On a stream error it prints {"error":"…"} and exits 1.
 
 -format names the wire format (%s); auto, the default, tells

@@ -37,9 +37,8 @@ func TestMergeFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			code := run(args, strings.NewReader(""), &stdout, &stderr)
-			if diff := cmp.Diff(string(want), stdout.String()); diff != "" {
+			code, stdout, stderr := Capture(Env{Dir: "."}, args...)
+			if diff := cmp.Diff(string(want), stdout); diff != "" {
 				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
 			}
 			wantCode, wantStderr := 0, ""
@@ -50,7 +49,7 @@ func TestMergeFixtures(t *testing.T) {
 			if code != wantCode {
 				t.Errorf("exit code = %d, want %d", code, wantCode)
 			}
-			if diff := cmp.Diff(wantStderr, stderr.String()); diff != "" {
+			if diff := cmp.Diff(wantStderr, stderr); diff != "" {
 				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -143,15 +142,14 @@ func TestMergeCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			code, stdout, stderr := Capture(Env{Dir: ".", Stdin: strings.NewReader(tt.stdin)}, tt.args...)
 			if code != tt.wantCode {
 				t.Errorf("exit code = %d, want %d", code, tt.wantCode)
 			}
-			if diff := cmp.Diff(tt.wantStdout, stdout.String()); diff != "" {
+			if diff := cmp.Diff(tt.wantStdout, stdout); diff != "" {
 				t.Errorf("stdout (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.wantStderr, stderr.String()); diff != "" {
+			if diff := cmp.Diff(tt.wantStderr, stderr); diff != "" {
 				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
 		})

@@ -49,9 +49,13 @@ func (r renderer) event(e agent.Event) {
 		if r.warn != nil {
 			fmt.Fprintf(r.warn, "agentvcr run: warning: turn %d: %s\n", e.Turn, e.Text)
 		}
+	case agent.KindReasoning:
+		if text := strings.TrimSpace(e.Text); text != "" {
+			r.line(ansiDim, r.thinking()+text)
+		}
 	case agent.KindText:
 		if text := strings.TrimSpace(e.Text); text != "" {
-			fmt.Fprintln(r.w, text)
+			fmt.Fprintln(r.w, visible(text))
 		}
 	case agent.KindCall:
 		r.line(ansiDim, fmt.Sprintf("⚙ %s(%s)", e.Call.Name, cut(oneLine(e.Call.Arguments), cardArgsRunes)))
@@ -62,6 +66,15 @@ func (r renderer) event(e agent.Event) {
 		}
 		r.line(colour, fmt.Sprintf("%s %s %s · %s", mark, e.Call.Name, r.fedBack(e.Result), e.Result.Summary))
 	}
+}
+
+// thinking labels the model's reasoning, which a terminal shows dimmed,
+// apart from its answer.
+func (r renderer) thinking() string {
+	if r.lang == tools.EN {
+		return "thinking: "
+	}
+	return "思考："
 }
 
 // fedBack says how many characters went back to the model, and how many the
@@ -79,8 +92,9 @@ func (r renderer) fedBack(res *agent.EventResult) string {
 	return fmt.Sprintf("回灌 %d 字符", res.Chars)
 }
 
-// line prints s, coloured when the renderer may.
+// line prints s, its controls made visible, coloured when the renderer may.
 func (r renderer) line(colour, s string) {
+	s = visible(s)
 	if r.color {
 		s = colour + s + ansiReset
 	}

@@ -27,11 +27,7 @@ var injections = map[string]string{
 func openReplay(env Env, f runFlags, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
 	name := f.cassette
 	if f.inject != "" {
-		variant, ok := injections[f.inject]
-		if !ok {
-			return nil, harness.Recording{}, nil, usageError{fmt.Sprintf("unknown -inject %q (want bad_args or unknown_tool)", f.inject)}
-		}
-		name = variant
+		name = injections[f.inject] // checked by checkInject
 	}
 	if name == "" {
 		name = demo.ScriptDemo
@@ -62,10 +58,20 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	}
 	file := harness.CassetteFile(name, lang)
 	data, err := fs.ReadFile(cassettes.FS, file)
+	if errors.Is(err, fs.ErrNotExist) {
+		for _, other := range []tools.Lang{tools.ZH, tools.EN} {
+			if other == lang {
+				continue
+			}
+			if _, oerr := fs.Stat(cassettes.FS, harness.CassetteFile(name, other)); oerr == nil {
+				return "", nil, fmt.Errorf("the embedded cassette %q is recorded in %s only (no %s): run it with -lang %s", name, other, file, other)
+			}
+		}
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
 	}
-	dir, err := os.MkdirTemp("", "agentvcr-cassette-")
+	dir, err := env.mkdirTemp("agentvcr-cassette-")
 	if err != nil {
 		return "", nil, err
 	}

@@ -8,8 +8,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
@@ -27,10 +27,10 @@ An embedded cassette replays on the sandbox, a .yaml file on this folder,
 unless -C says otherwise.
 
 Replay (offline): -cassette names an embedded cassette (demo, demo_bad_args,
-parallel, quirks/parallel.interleaved_calls, ...) or a .yaml file; -inject bad_args or
-unknown_tool picks the demo variant with that fault; -sse FILE (repeatable)
-serves raw SSE files as the model's turns, in order. The model, prompt and
-endpoint default to those the cassette recorded.
+parallel, quirks/parallel.interleaved_calls, ...) or a .yaml file; -inject
+bad_args or unknown_tool (default: $INJECT) picks the demo variant with that
+fault; -sse FILE (repeatable) serves raw SSE files as the model's turns, in
+order. The model, prompt and endpoint default to those the cassette recorded.
 
 Live: -base-url (or OPENAI_BASE_URL) and -model (or AGENTVCR_MODEL), with the
 key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
@@ -47,10 +47,14 @@ flags:
 // runFlags are the flags of `agentvcr run`.
 type runFlags struct {
 	dir, cassette, inject, baseURL, model, record, lang, rechunk, api string
-	sse                                                               listFlag
-	json                                                              bool
-	maxTurns                                                          int
-	seed                                                              int64
+	// injectEnv: inject came from $INJECT, not from -inject.
+	injectEnv                  bool
+	sse                        listFlag
+	json                       bool
+	maxTurns                   int
+	seed                       int64
+	headerTimeout, idleTimeout time.Duration
+	retries                    int
 }
 
 // listFlag is a repeatable string flag.
@@ -70,7 +74,7 @@ func cmdRun(env Env, args []string) int {
 	var f runFlags
 	fs.StringVar(&f.dir, "C", "", "workspace `DIR` (replay default: the embedded sandbox; live default: this folder)")
 	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
-	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool")
+	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool (default $INJECT)")
 	fs.Var(&f.sse, "sse", "serve this raw SSE `FILE` as the next model turn (repeatable)")
 	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default $OPENAI_BASE_URL), e.g. https://api.openai.com/v1")
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
@@ -81,18 +85,39 @@ func cmdRun(env Env, args []string) int {
 	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "stop after `N` requests")
 	fs.StringVar(&f.rechunk, "rechunk", "random", "replay: how bodies reach the SSE reader: whole, bytes, boundaries or random")
 	fs.Int64Var(&f.seed, "seed", 1, "replay: seed of -rechunk random")
+	fs.DurationVar(&f.headerTimeout, "header-timeout", agent.DefaultHeaderTimeout, "live: give up on a request without response headers after `D` (connecting included; 0: never)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", agent.DefaultIdleTimeout, "live: give up on a stream silent for `D` between events (0: never)")
+	fs.IntVar(&f.retries, "retries", agent.DefaultRetries, "live: retry a request `N` times after 429, 5xx, a header timeout or a connection error, before any event")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
+	if !flagSet(fs, "inject") && env.Getenv("INJECT") != "" {
+		f.inject, f.injectEnv = env.Getenv("INJECT"), true
+	}
 	lang, err := tools.ParseLang(f.lang)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
 		return 2
 	}
+	env.temps = &tempDirs{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signalled, stop := watchSignals(env, cancel)
+	defer stop()
 	s, err := newSession(env, f, lang, strings.Join(fs.Args(), " "))
+	if sig := signalled(); sig != nil {
+		if err == nil {
+			// Discards a recording and removes the sandbox; the interruption
+			// is what the run reports.
+			_ = s.finish(context.Canceled)
+		}
+		env.temps.removeAll()
+		fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s)\n", signalName(sig))
+		return exitCode(sig)
+	}
 	if err != nil {
 		var u usageError
 		if errors.As(err, &u) {
@@ -102,12 +127,14 @@ func cmdRun(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	r := renderer{w: env.Stdout, warn: env.Stderr, lang: lang, json: f.json, color: env.Color && !f.json}
 	if err := s.run(ctx, r.event); err != nil {
+		if sig := signalled(); sig != nil {
+			fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s): the run was cancelled\n", signalName(sig))
+			return exitCode(sig)
+		}
 		for _, e := range unjoin(err) {
-			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", explain(e, s.client))
+			fmt.Fprintf(env.Stderr, "agentvcr run: %s\n", visible(explain(e, s.client)))
 		}
 		return 1
 	}
@@ -145,6 +172,9 @@ func (s *session) run(ctx context.Context, onEvent func(agent.Event)) error {
 // named (or a recording asked for), replay otherwise.
 func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, error) {
 	live := f.baseURL != "" || f.model != "" || f.record != ""
+	if err := f.checkInject(live); err != nil {
+		return nil, err
+	}
 	if live && (f.cassette != "" || f.inject != "" || len(f.sse) > 0) {
 		return nil, usageError{"-cassette, -inject and -sse replay; -base-url, -model and -record run live: pick one"}
 	}
@@ -190,10 +220,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if dir == "" {
 			dir = env.Dir
 		}
-		transport = env.Transport
-		if transport == nil {
-			transport = http.DefaultTransport
-		}
+		transport = &agent.LiveTransport{Next: env.Transport, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout, Retries: f.retries}
 		if f.record != "" {
 			c, err := openRecording(env, env.path(f.record), key, transport)
 			if err != nil {
@@ -250,7 +277,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		}
 	}
 	if dir == "" {
-		tmp, err := os.MkdirTemp("", "agentvcr-sandbox-")
+		tmp, err := env.mkdirTemp("agentvcr-sandbox-")
 		if err != nil {
 			return fail(fmt.Errorf("sandbox: %w", err))
 		}
@@ -268,6 +295,9 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		return fail(fmt.Errorf("workspace: %w", err))
 	}
 	s.registry = tools.Default(ws, lang)
+	if env.WrapTransport != nil {
+		transport = env.WrapTransport(transport)
+	}
 	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}, API: api}
 	s.msgs = []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(lang)},
@@ -292,4 +322,45 @@ func readHead(path string, n int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkInject refuses a fault kind the demo has no variant for, and a fault
+// from $INJECT that another source of model turns would silently ignore.
+// Errors name where the kind came from: -inject or INJECT.
+func (f runFlags) checkInject(live bool) error {
+	if f.inject == "" {
+		return nil
+	}
+	from := "-inject " + f.inject
+	if f.injectEnv {
+		from = "INJECT=" + f.inject
+	}
+	if _, ok := injections[f.inject]; !ok {
+		return usageError{fmt.Sprintf("unknown fault in %s (want bad_args or unknown_tool)", from)}
+	}
+	var other string
+	switch {
+	case live:
+		other = "-base-url, -model or -record (a live run)"
+	case f.cassette != "":
+		other = "-cassette"
+	case len(f.sse) > 0:
+		other = "-sse"
+	}
+	switch {
+	case other == "":
+		return nil
+	case f.injectEnv:
+		return usageError{fmt.Sprintf("%s replays a fault variant of the demo and cannot be combined with %s: unset INJECT", from, other)}
+	case other == "-sse":
+		return usageError{fmt.Sprintf("%s replays a fault variant of the demo and cannot be combined with -sse", from)}
+	}
+	return nil // -inject with -cassette or a live flag: refused with the other combinations
 }

@@ -16,10 +16,7 @@ import (
 
 // runIn runs one command line in dir with only the given variables set.
 func runIn(dir string, vars map[string]string, args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	env := Env{Dir: dir, Getenv: func(k string) string { return vars[k] }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
-	code = Main(env, args)
-	return code, out.String(), errb.String()
+	return Capture(Env{Dir: dir, Getenv: Vars(vars)}, args...)
 }
 
 // TestLiveRecordThenReplay drives live mode against the scripted gateway
@@ -61,24 +58,23 @@ func TestLiveRecordThenReplay(t *testing.T) {
 }
 
 func TestRunColour(t *testing.T) {
-	var out bytes.Buffer
-	env := Env{Dir: t.TempDir(), Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Color: true}
-	if code := Main(env, []string{"run"}); code != 0 {
-		t.Fatalf("exit %d: %s", code, out.String())
+	env := Env{Dir: t.TempDir(), Color: true}
+	code, out, errOut := Capture(env, "run")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{ansiDim + "⚙ glob(", ansiGreen + "✔ glob 回灌 50 字符", ansiReset + "\n"} {
-		if !strings.Contains(out.String(), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("coloured output lacks %q", want)
 		}
 	}
-	out.Reset()
 	env.Color = false
-	Main(env, []string{"run", "-inject", "unknown_tool"})
-	if strings.Contains(out.String(), "\x1b") {
+	_, out, _ = Capture(env, "run", "-inject", "unknown_tool")
+	if strings.Contains(out, "\x1b") {
 		t.Errorf("uncoloured output holds ANSI escapes")
 	}
-	if !strings.Contains(out.String(), "✘ edit_file 回灌 45 字符 · 没有名为 edit_file 的工具。可用的工具是：glob、grep、read_file\n") {
-		t.Errorf("no failure card for edit_file:\n%s", out.String())
+	if !strings.Contains(out, "✘ edit_file 回灌 45 字符 · 没有名为 edit_file 的工具。可用的工具是：glob、grep、read_file\n") {
+		t.Errorf("no failure card for edit_file:\n%s", out)
 	}
 }
 
@@ -102,7 +98,19 @@ func TestRunUsageErrors(t *testing.T) {
 		{"inject with cassette", []string{"run", "-inject", "bad_args", "-cassette", "demo"}, nil, 2,
 			"agentvcr run: -inject picks a variant of the demo cassette; it cannot be combined with -cassette\n"},
 		{"unknown inject", []string{"run", "-inject", "typo"}, nil, 2,
-			"agentvcr run: unknown -inject \"typo\" (want bad_args or unknown_tool)\n"},
+			"agentvcr run: unknown fault in -inject typo (want bad_args or unknown_tool)\n"},
+		{"unknown INJECT", []string{"run"}, map[string]string{"INJECT": "typo"}, 2,
+			"agentvcr run: unknown fault in INJECT=typo (want bad_args or unknown_tool)\n"},
+		{"unknown INJECT, -inject given", []string{"run", "-inject", "typo"}, map[string]string{"INJECT": "bad_args"}, 2,
+			"agentvcr run: unknown fault in -inject typo (want bad_args or unknown_tool)\n"},
+		{"INJECT with cassette", []string{"run", "-cassette", "demo"}, map[string]string{"INJECT": "bad_args"}, 2,
+			"agentvcr run: INJECT=bad_args replays a fault variant of the demo and cannot be combined with -cassette: unset INJECT\n"},
+		{"INJECT with sse", []string{"run", "-sse", "turn.sse"}, map[string]string{"INJECT": "unknown_tool"}, 2,
+			"agentvcr run: INJECT=unknown_tool replays a fault variant of the demo and cannot be combined with -sse: unset INJECT\n"},
+		{"INJECT with live", []string{"run", "-model", "m"}, map[string]string{"INJECT": "bad_args"}, 2,
+			"agentvcr run: INJECT=bad_args replays a fault variant of the demo and cannot be combined with -base-url, -model or -record (a live run): unset INJECT\n"},
+		{"inject with sse", []string{"run", "-inject", "bad_args", "-sse", "turn.sse"}, nil, 2,
+			"agentvcr run: -inject bad_args replays a fault variant of the demo and cannot be combined with -sse\n"},
 		{"unknown locale", []string{"run", "-lang", "fr"}, nil, 2, ""},
 		{"no gateway", []string{"run", "-model", "m"}, nil, 2,
 			"agentvcr run: no gateway: pass -base-url URL or set OPENAI_BASE_URL (e.g. https://api.openai.com/v1)\n"},
@@ -120,9 +128,9 @@ func TestRunUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			dir := t.TempDir()
-			code, _, stderr := runIn(dir, tt.vars, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr)
+			code, stdout, stderr := runIn(dir, tt.vars, tt.args...)
+			if code != tt.code || stdout != "" {
+				t.Errorf("exit %d and stdout %q, want %d and nothing (stderr %q)", code, stdout, tt.code, stderr)
 			}
 			if tt.stderr != "" {
 				if diff := cmp.Diff(tt.stderr, stderr); diff != "" {
@@ -135,5 +143,35 @@ func TestRunUsageErrors(t *testing.T) {
 				t.Error("a cassette was written")
 			}
 		})
+	}
+}
+
+// TestRunInjectFromEnv: INJECT is -inject's default, so the lesson's
+// `INJECT=bad_args go run ./cmd/agentvcr run` replays the fault variant to
+// its conclusion (exit 0), and -inject on the command line wins over it.
+func TestRunInjectFromEnv(t *testing.T) {
+	tests := []struct {
+		reason string
+		vars   map[string]string
+		args   []string
+		same   []string // the command line that must print the same
+		card   string   // a card only the fault variant prints
+	}{
+		{"INJECT=bad_args", map[string]string{"INJECT": "bad_args"}, []string{"run"}, []string{"run", "-inject", "bad_args"}, "✘ glob 回灌 101 字符"},
+		{"INJECT=unknown_tool", map[string]string{"INJECT": "unknown_tool"}, []string{"run"}, []string{"run", "-inject", "unknown_tool"}, "✘ edit_file 回灌 45 字符"},
+		{"-inject wins over INJECT", map[string]string{"INJECT": "bad_args"}, []string{"run", "-inject", "unknown_tool"}, []string{"run", "-inject", "unknown_tool"}, "✘ edit_file 回灌 45 字符"},
+	}
+	for _, tt := range tests {
+		code, got, stderr := runIn(t.TempDir(), tt.vars, tt.args...)
+		_, want, _ := runIn(t.TempDir(), nil, tt.same...)
+		if code != 0 || stderr != "" {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and nothing", tt.reason, code, stderr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: output differs from %v (-want +got):\n%s", tt.reason, tt.same, diff)
+		}
+		if !strings.Contains(got, tt.card) || !strings.Contains(got, "测试红的原因") {
+			t.Errorf("%s: no %q card or no conclusion:\n%s", tt.reason, tt.card, got)
+		}
 	}
 }

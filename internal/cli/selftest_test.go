@@ -1,37 +1,21 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/agentvcr/agentvcr/internal/golden"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
 func TestSelftestPassesSeven(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run([]string{"selftest"}, strings.NewReader(""), &out, &errb)
-	golden := filepath.Join("testdata", "selftest.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), out.String()); diff != "" {
-		t.Errorf("selftest output (-want +got):\n%s", diff)
-	}
-	if code != 0 || errb.Len() != 0 {
-		t.Errorf("selftest exit %d, stderr %q; want 0 and nothing", code, errb.String())
+	code, out, errOut := Capture(Env{Dir: "."}, "selftest")
+	golden.Check(t, filepath.Join("testdata", "selftest.golden"), []byte(out))
+	if code != 0 || errOut != "" {
+		t.Errorf("selftest exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
 }
 
@@ -41,14 +25,13 @@ func TestSelftestSaysWhichFailed(t *testing.T) {
 	checks[2].run = func(context.Context, Env, tools.Lang) (string, error) {
 		return "", errors.New("want 8054 runes, got 8000")
 	}
-	var out, errb bytes.Buffer
-	code := run([]string{"selftest"}, strings.NewReader(""), &out, &errb)
+	code, out, _ := Capture(Env{Dir: "."}, "selftest")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
 	for _, want := range []string{"✘ 3/7 truncation: want 8054 runes, got 8000\n", "\n6/7 passed\n"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 }

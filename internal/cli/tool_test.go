@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -39,9 +38,7 @@ func toolWorkspace(t *testing.T) string {
 
 func runTool(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(append([]string{"tool"}, args...), strings.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
+	return Capture(Env{Dir: ".", Stdin: strings.NewReader(stdin)}, append([]string{"tool"}, args...)...)
 }
 
 type toolLine struct {
@@ -136,12 +133,12 @@ func TestToolCommandJSON(t *testing.T) {
 
 func TestToolCommandLangFromEnv(t *testing.T) {
 	dir := toolWorkspace(t)
-	t.Setenv("AGENTVCR_LANG", "en")
-	_, out, _ := runTool(t, "", "-C", dir, "edit_file")
+	env := Env{Dir: ".", Getenv: Vars(map[string]string{"AGENTVCR_LANG": "en"})}
+	_, out, _ := Capture(env, "tool", "-C", dir, "edit_file")
 	if want := "There is no tool named edit_file. Available tools: glob, grep, read_file\n"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
-	_, out, _ = runTool(t, "", "-C", dir, "-lang", "zh", "edit_file")
+	_, out, _ = Capture(env, "tool", "-C", dir, "-lang", "zh", "edit_file")
 	if !strings.HasPrefix(out, "没有名为") {
 		t.Errorf("-lang zh does not override the environment: %q", out)
 	}

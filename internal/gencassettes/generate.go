@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -90,24 +89,11 @@ func recordBase(dir, api string, lang tools.Lang) error {
 		if err := demo.WriteSandbox(sandbox); err != nil {
 			return err
 		}
-		var stderr bytes.Buffer
-		env := cli.Env{
-			Dir: dir,
-			Getenv: func(k string) string {
-				if k == "OPENAI_API_KEY" {
-					return key
-				}
-				return ""
-			},
-			Stdin:     strings.NewReader(""),
-			Stdout:    &bytes.Buffer{},
-			Stderr:    &stderr,
-			Transport: transport,
-		}
+		env := cli.Env{Dir: dir, Getenv: cli.Vars(map[string]string{"OPENAI_API_KEY": key}), Transport: transport}
 		args := []string{"run", "-api", api, "-C", sandbox, "-base-url", BaseURL, "-model", s.Name,
 			"-lang", string(lang), "-record", filepath.Join(dir, harness.CassetteFile(s.Name, lang)), demo.Prompt(lang)}
-		if code := cli.Main(env, args); code != 0 {
-			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr.String()))
+		if code, _, stderr := cli.Capture(env, args...); code != 0 {
+			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr))
 		}
 	}
 	if refused := gw.Refused(); len(refused) > 0 {

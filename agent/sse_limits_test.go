@@ -1,0 +1,149 @@
+package agent
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A UTF-8 byte-order mark before the first line is skipped (the SSE standard
+// strips one leading BOM); a BOM anywhere else is data.
+func TestSSEReaderBOM(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		want   []wantEvent
+	}{
+		{"a BOM before the first data line", "\uFEFFdata: a\n\n", []wantEvent{{Data: "a"}}},
+		{"a BOM before a first blank line", "\uFEFF\ndata: a\n\n", []wantEvent{{Data: "a"}}},
+		{"a BOM before a first comment", "\uFEFF: hi\r\ndata: a\r\n\r\n", []wantEvent{{Data: "a"}}},
+		{"only the first BOM is skipped", "\uFEFF\uFEFFdata: a\n\n", nil},
+		{"a BOM on a later line is part of that line", "data: a\n\n\uFEFFdata: b\n\n", []wantEvent{{Data: "a"}}},
+		{"a BOM inside data stays", "data: \uFEFFa\n\n", []wantEvent{{Data: "\uFEFFa"}}},
+	}
+	for _, tt := range tests {
+		for _, rd := range []struct {
+			name string
+			r    io.Reader
+		}{{"whole", strings.NewReader(tt.in)}, {"random pieces", newPieceReader([]byte(tt.in), 3, 2)}} {
+			got, err := readEvents(t, rd.r)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", tt.reason, rd.name, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("%s/%s: events (-want +got):\n%s", tt.reason, rd.name, diff)
+			}
+		}
+	}
+}
+
+// A stream that starts with a BOM merges as it would without one; before,
+// the first line's field was "\uFEFFdata" and the whole stream counted as
+// truncated.
+func TestMergeStreamBOM(t *testing.T) {
+	turn, err := MergeStream(strings.NewReader("\uFEFFdata: {\"choices\":[{\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn.Text != "hi" || turn.FinishReason != "stop" {
+		t.Errorf("turn = %+v", turn)
+	}
+}
+
+// endless repeats b forever.
+type endless struct {
+	b   []byte
+	off int
+	n   int64 // bytes served
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.b[e.off]
+		e.off = (e.off + 1) % len(e.b)
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// One line that never ends, and one event whose data lines never end, stop
+// at the limit with ErrEventTooLarge instead of growing without bound.
+func TestSSEReaderEventTooLarge(t *testing.T) {
+	tests := []struct {
+		reason string
+		src    io.Reader
+	}{
+		{"a data line that never ends", io.MultiReader(strings.NewReader("data: "), &endless{b: []byte("x")})},
+		{"a comment line that never ends", io.MultiReader(strings.NewReader(":"), &endless{b: []byte("x")})},
+		{"an event of data lines that never ends", &endless{b: []byte("data: 0123456789abcdef\n")}},
+		{"the same with bare CRs", &endless{b: []byte("data: 0123456789abcdef\r")}},
+	}
+	for _, tt := range tests {
+		sr := newSSEReader(tt.src)
+		sr.max = 1 << 20
+		_, err := sr.next()
+		if !errors.Is(err, ErrEventTooLarge) {
+			t.Errorf("%s: err = %v, want ErrEventTooLarge", tt.reason, err)
+		}
+		if len(sr.buf) > 2*sr.max || cap(sr.own) > 2*sr.max {
+			t.Errorf("%s: holds a %d-byte buffer and %d bytes of data, limit %d", tt.reason, len(sr.buf), cap(sr.own), sr.max)
+		}
+	}
+	// The real limit, through MergeStream: the error says what the limit is.
+	src := &endless{b: []byte("x")}
+	_, err := MergeStream(io.MultiReader(strings.NewReader("data: "), src))
+	if !errors.Is(err, ErrEventTooLarge) {
+		t.Fatalf("err = %v, want ErrEventTooLarge", err)
+	}
+	if diff := cmp.Diff("reading stream: one server-sent event is larger than 16 MiB (the limit of one event)", err.Error()); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+	if src.n > 3*MaxEventBytes {
+		t.Errorf("read %d bytes before giving up, want at most %d", src.n, 3*MaxEventBytes)
+	}
+}
+
+// An event just under the limit is read whole.
+func TestSSEReaderEventAtLimit(t *testing.T) {
+	sr := newSSEReader(strings.NewReader("data: " + strings.Repeat("a", 1000) + "\ndata: " + strings.Repeat("b", 1000) + "\n\n"))
+	sr.max = 2001
+	ev, err := sr.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Data) != 2001 {
+		t.Errorf("data is %d bytes, want 2001", len(ev.Data))
+	}
+}
+
+// blankLines is n blank lines ending in eol, then one chunk that finishes.
+func blankLines(n int, eol string) []byte {
+	var b bytes.Buffer
+	b.Grow(n*len(eol) + 100)
+	for range n {
+		b.WriteString(eol)
+	}
+	b.WriteString(`data: {"choices":[{"finish_reason":"stop"}]}` + eol + eol)
+	return b.Bytes()
+}
+
+// Twenty million blank lines in bare CRs take time linear in the input, as
+// with LF: before, every line searched up to 64 KiB ahead for a LF.
+// go test ./agent -run XXX -bench SSEBlankLines -benchmem
+func BenchmarkSSEBlankLines(b *testing.B) {
+	for _, eol := range []struct{ name, eol string }{{"LF", "\n"}, {"CR", "\r"}, {"CRLF", "\r\n"}} {
+		in := blankLines(20_000_000, eol.eol)
+		b.Run(eol.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				if _, err := MergeStream(bytes.NewReader(in)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

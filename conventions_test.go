@@ -1,0 +1,228 @@
+// Package agentvcr_test holds the checks that span the whole repository:
+// it stands on its own, and its README and doc comments name only commands,
+// flags, variables and files that exist.
+package agentvcr_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentvcr/agentvcr/internal/cli"
+)
+
+// outside matches a reference to a document that is not in the repository:
+// the project's planning notes, research files or a sibling folder.
+var outside = regexp.MustCompile(`research/[a-z_]+\.md|\bSPEC(\.md|'s)?\b|\bDESIGN\.md\b|\.\./shared\b`)
+
+// repoFiles returns every file of the repository worth reading (not .git,
+// not node_modules, nothing over 4 MiB), slash-separated.
+func repoFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() && info.Size() <= 4<<20 {
+			files = append(files, filepath.ToSlash(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestStandsOnItsOwn: no file points a reader at a document a clone of the
+// repository does not have.
+func TestStandsOnItsOwn(t *testing.T) {
+	for _, f := range repoFiles(t) {
+		if f == "conventions_test.go" {
+			continue // the pattern itself
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := outside.FindString(line); m != "" {
+				t.Errorf("%s:%d refers to %q, which is not in the repository: say it here, in our own words, with its public source", f, i+1, m)
+			}
+		}
+	}
+}
+
+// readme returns README.md.
+func readme(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// commandFlags runs `agentvcr SUB -h` and returns the flags it lists, or
+// false when SUB is not a command.
+func commandFlags(sub string) ([]string, bool) {
+	code, stdout, stderr := cli.Capture(cli.Env{Dir: "."}, sub, "-h")
+	if code != 0 {
+		return nil, false
+	}
+	var flags []string
+	for _, line := range strings.Split(stdout+stderr, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  -"); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			flags = append(flags, name)
+		}
+	}
+	return flags, true
+}
+
+// TestREADMECommands: every agentvcr command the README names exists, and
+// the README's command table lists every command agentvcr has.
+func TestREADMECommands(t *testing.T) {
+	text := readme(t)
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?:`agentvcr|cmd/agentvcr) ([a-z]+)").FindAllStringSubmatch(text, -1) {
+		named[m[1]] = true
+	}
+	for sub := range named {
+		if _, ok := commandFlags(sub); !ok {
+			t.Errorf("README names `agentvcr %s`, which is not a command", sub)
+		}
+	}
+	_, usage, _ := cli.Capture(cli.Env{Dir: "."}, "help")
+	_, list, _ := strings.Cut(usage, "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	for _, line := range strings.Split(list, "\n") {
+		sub := strings.Fields(line)[0]
+		if !strings.Contains(text, "| `agentvcr "+sub) {
+			t.Errorf("agentvcr %s is missing from the README's command table", sub)
+		}
+	}
+}
+
+// TestREADMEFlags: every flag the README shows in code (`-name ...`) is a
+// flag of an agentvcr command or of go test in this repository.
+func TestREADMEFlags(t *testing.T) {
+	known := map[string]bool{"h": true, "update": true, "record": true, "run": true, "race": true, "diff": true} // -h, go test and go mod tidy flags
+	for _, sub := range []string{"run", "merge", "tool", "selftest"} {
+		flags, _ := commandFlags(sub)
+		for _, f := range flags {
+			known[f] = true
+		}
+	}
+	code := regexp.MustCompile("`[^`\n]*`|(?s)```.*?```")
+	flag := regexp.MustCompile("(?:^|[\\s(`])-([a-z][a-z-]*)\\b")
+	legend := regexp.MustCompile(`^.-[a-z]+ \+[a-z]+.$`) // a diff's legend, "-recorded +sent"
+	for _, span := range code.FindAllString(readme(t), -1) {
+		if legend.MatchString(span) {
+			continue
+		}
+		for _, m := range flag.FindAllStringSubmatch(span, -1) {
+			if !known[m[1]] {
+				t.Errorf("README shows the flag -%s (in %q), which no command has", m[1], span)
+			}
+		}
+	}
+}
+
+// TestREADMEVariables: every environment variable the README names is read
+// by the code.
+func TestREADMEVariables(t *testing.T) {
+	var src strings.Builder
+	for _, f := range repoFiles(t) {
+		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src.Write(b)
+		}
+	}
+	seen := map[string]bool{}
+	for _, v := range regexp.MustCompile(`\b(?:OPENAI|AGENTVCR)_[A-Z_]+\b|\bNO_COLOR\b|\bINJECT\b`).FindAllString(readme(t), -1) {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if !strings.Contains(src.String(), `"`+v+`"`) {
+			t.Errorf("README names the variable %s, which no code reads", v)
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("README names %d variables, want the gateway's, the model's, the key's and the locale's", len(seen))
+	}
+}
+
+// TestREADMEPaths: every repository path the README shows in code exists
+// (a pattern matches at least one file).
+func TestREADMEPaths(t *testing.T) {
+	top := map[string]bool{}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		top[e.Name()] = true
+	}
+	text := readme(t)
+	var paths []string
+	for _, m := range regexp.MustCompile("`([a-z_.]+/[^` ]*)`").FindAllStringSubmatch(text, -1) {
+		paths = append(paths, m[1])
+	}
+	_, layout, _ := strings.Cut(text, "## Layout\n\n```\n")
+	layout, _, _ = strings.Cut(layout, "```")
+	for _, line := range strings.Split(layout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			paths = append(paths, f[0])
+		}
+	}
+	if len(paths) < 10 {
+		t.Fatalf("found %d paths in the README, the pattern is broken", len(paths))
+	}
+	for _, p := range paths {
+		first, _, _ := strings.Cut(p, "/")
+		if !top[first] {
+			continue // not a repository path (a URL's tail, for instance)
+		}
+		matches, err := filepath.Glob(filepath.FromSlash(strings.TrimSuffix(p, "/")))
+		if err != nil || len(matches) == 0 {
+			t.Errorf("README names %s, which does not exist", p)
+		}
+	}
+}
+
+// TestDocFilesExist: every file a package's doc.go names exists in that
+// package.
+func TestDocFilesExist(t *testing.T) {
+	goFile := regexp.MustCompile(`\b[a-z0-9_]+\.go\b`)
+	docs := slices.DeleteFunc(repoFiles(t), func(f string) bool { return filepath.Base(f) != "doc.go" })
+	if len(docs) < 5 {
+		t.Fatalf("found %d doc.go files", len(docs))
+	}
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range goFile.FindAllString(string(b), -1) {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), name)); err != nil {
+				t.Errorf("%s names %s, which is not in its package", doc, name)
+			}
+		}
+	}
+}

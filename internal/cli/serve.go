@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+const serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
+                      [-quirk Q] [-rechunk MODE -seed N] [-pace D] [-fault F]
+                      [-journal FILE] [-lang zh|en]
+
+Serves cassettes as an OpenAI-compatible endpoint (POST /v1/chat/completions,
+GET /v1/models) until Ctrl-C. The first line on stdout is the base URL:
+
+  OPENAI_BASE_URL=http://127.0.0.1:PORT/v1
+
+Each cassette also has its own base URL, /s/NAME/v1, and one per quirk,
+/s/NAME~QUIRK/v1 (NAME is the cassette's file name without .yaml). With no
+-cassette, the embedded base cassettes are served. Every request is answered
+on its own, so any number of clients may share one server.
+
+-match body answers the request whose canonical JSON body was recorded (a
+miss is a 404 whose message diffs the request against the nearest recorded
+one); -match turn answers the reply recorded for the request that carries as
+many assistant messages, whatever the prompt and tools say.
+
+-fault KIND[:N][@TURN] breaks the replies: 429 (Retry-After N seconds, then
+the real reply), 500, stall (N events, then silence), reset (connection
+closed after N events), error-event (an error event after N events); @TURN
+limits it to one turn of each conversation.
+
+flags:
+`
+
+// cmdServe runs `agentvcr serve` until SIGINT or SIGTERM.
+func cmdServe(env Env, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Serve(ctx, env, args)
+}
+
+// Serve runs `agentvcr serve` until ctx is done (the scenarios' serve
+// command runs it in the background this way).
+func Serve(ctx context.Context, env Env, args []string) int {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(env.Stderr)
+	fl.Usage = func() {
+		fmt.Fprint(env.Stderr, serveUsage)
+		fl.PrintDefaults()
+	}
+	var (
+		names                                      listFlag
+		listen, match, quirk, rechunk, fault, lang string
+		journal                                    string
+		seed                                       int64
+		pace                                       time.Duration
+	)
+	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
+	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
+	fl.StringVar(&match, "match", "body", "find replies by `MODE`: body (canonical JSON body) or turn")
+	fl.StringVar(&quirk, "quirk", "", "apply quirk `Q` to every case that names none")
+	fl.StringVar(&rechunk, "rechunk", "whole", "write streams in `MODE` pieces: whole (event by event), bytes, boundaries or random")
+	fl.Int64Var(&seed, "seed", 1, "seed of -quirk and -rechunk random")
+	fl.DurationVar(&pace, "pace", 0, "pause `D` before each streamed event")
+	fl.StringVar(&fault, "fault", "", "break the replies with `FAULT`: KIND[:N][@TURN], see above")
+	fl.StringVar(&journal, "journal", "", "write each request and what answered it to `FILE` as JSON lines")
+	fl.StringVar(&lang, "lang", env.Getenv("AGENTVCR_LANG"), "`LANG` of the embedded cassettes: zh or en (default $AGENTVCR_LANG, else zh)")
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "agentvcr serve: "+format+"\n", a...)
+		return 2
+	}
+	if fl.NArg() > 0 {
+		return usage("unexpected argument %q: pass cassettes with -cassette", fl.Arg(0))
+	}
+	l, err := tools.ParseLang(lang)
+	if err != nil {
+		return usage("%v", err)
+	}
+	router := &harness.CassetteRouter{Seed: seed, Pace: pace}
+	if router.Match, err = harness.ParseMatchMode(match); err != nil {
+		return usage("-match: %v", err)
+	}
+	mode, err := harness.ParseRechunkMode(rechunk)
+	if err != nil {
+		return usage("-rechunk: %v", err)
+	}
+	router.Rechunk = harness.Rechunk{Mode: mode, Seed: seed}
+	if router.Fault, err = harness.ParseFault(fault); err != nil {
+		return usage("-fault: %v", err)
+	}
+	if quirk != "" {
+		if _, ok := harness.QuirkByName(quirk); !ok {
+			return usage("unknown -quirk %q: pick one of %s", quirk, quirkList())
+		}
+		router.Quirk = quirk
+	}
+	if router.Cassettes, err = readServed(env, names, l); err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
+		return 1
+	}
+	if _, err := router.Route(""); err != nil { // reads every cassette now, not on the first request
+		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
+		return 1
+	}
+
+	s := &harness.Server{Route: router.Route, Log: env.Stderr}
+	if journal != "" {
+		f, err := os.Create(env.path(journal))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "agentvcr serve: -journal: %v: pass a writable file path\n", err)
+			return 1
+		}
+		defer f.Close()
+		s.Journal = f
+	}
+	base, stopServer, err := s.Start(listen)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr serve: %v: pick another -listen port, or 127.0.0.1:0 for a free one\n", err)
+		return 1
+	}
+	fmt.Fprintf(env.Stdout, "OPENAI_BASE_URL=%s\n", base)
+	var served []string
+	for _, c := range router.Cassettes {
+		served = append(served, c.Name)
+	}
+	fmt.Fprintf(env.Stderr, "agentvcr serve: %s (match %s); case URLs %s, %s; Ctrl-C stops\n",
+		strings.Join(served, ", "), router.Match, harness.ScenarioURL(base, "NAME"), harness.ScenarioURL(base, "NAME~QUIRK"))
+	<-ctx.Done()
+	return exitOf(stopServer())
+}
+
+func exitOf(err error) int {
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+// readServed reads the cassettes -cassette names (embedded names in the
+// locale, or .yaml paths), or every embedded base cassette when none is
+// named. Each is served under its file name without .yaml.
+func readServed(env Env, names []string, lang tools.Lang) ([]harness.ServedCassette, error) {
+	if len(names) == 0 {
+		names = embeddedBaseNames()
+	}
+	var out []harness.ServedCassette
+	for _, n := range names {
+		var (
+			data []byte
+			err  error
+		)
+		if strings.HasSuffix(n, ".yaml") {
+			data, err = os.ReadFile(env.path(n))
+			if err != nil {
+				return nil, fmt.Errorf("cannot read cassette %s: %w; pass a readable .yaml path", n, err)
+			}
+		} else if data, err = fs.ReadFile(cassettes.FS, harness.CassetteFile(n, lang)); err != nil {
+			return nil, fmt.Errorf("no embedded cassette %q: pass a .yaml path or one of %s", n, strings.Join(embeddedBaseNames(), ", "))
+		}
+		name := strings.TrimSuffix(filepath.Base(n), ".yaml")
+		for _, c := range out {
+			if c.Name == name {
+				return nil, fmt.Errorf("two cassettes are named %q: rename one file", name)
+			}
+		}
+		out = append(out, harness.ServedCassette{Name: name, Data: data})
+	}
+	return out, nil
+}
+
+// embeddedBaseNames lists the embedded base cassettes, sorted.
+func embeddedBaseNames() []string {
+	files, _ := fs.Glob(cassettes.FS, "*.yaml") // the pattern is valid
+	var names []string
+	for _, f := range files {
+		n := strings.TrimSuffix(strings.TrimSuffix(f, ".yaml"), ".en")
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func quirkList() string {
+	var names []string
+	for _, q := range harness.Quirks() {
+		names = append(names, q.Name)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/demo"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// lineWriter hands the first line written to it over a channel.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	first chan string
+	sent  bool
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if line, _, ok := strings.Cut(w.buf.String(), "\n"); ok && !w.sent {
+		w.sent = true
+		w.first <- line
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// startServe runs agentvcr serve in the background and returns its base
+// URL; the server stops when the test ends, and must exit 0.
+func startServe(t *testing.T, dir string, args ...string) (baseURL string, stderr *lineWriter) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout := &lineWriter{first: make(chan string, 1)}
+	stderr = &lineWriter{first: make(chan string, 1)}
+	env := Env{Dir: dir, Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr}
+	done := make(chan int, 1)
+	go func() { done <- Serve(ctx, env, args) }()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %d: %s", code, stderr.String())
+		}
+	})
+	select {
+	case line := <-stdout.first:
+		url, ok := strings.CutPrefix(line, "OPENAI_BASE_URL=")
+		if !ok {
+			t.Fatalf("first stdout line %q lacks OPENAI_BASE_URL=", line)
+		}
+		return url, stderr
+	case code := <-done:
+		done <- code
+		t.Fatalf("serve exited %d before serving: %s", code, stderr.String())
+	}
+	return "", nil
+}
+
+// TestServeCommandAnswersOurAgent runs agentvcr run live against
+// agentvcr serve: the transcript is the one the cassette replays.
+func TestServeCommandAnswersOurAgent(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.WriteSandbox(dir); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(dir, "journal.jsonl")
+	base, _ := startServe(t, dir, "-cassette", "parallel", "-cassette", "demo", "-journal", "journal.jsonl")
+	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasSuffix(base, "/v1") {
+		t.Errorf("base URL %q: want loopback, ending in /v1", base)
+	}
+	code, want, stderr := runIn(dir, nil, "run", "-cassette", "parallel", "-C", ".")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, stderr)
+	}
+	for _, url := range []string{base, harness.ScenarioURL(base, "parallel"), harness.ScenarioURL(base, "parallel~args_one_rune")} {
+		code, got, stderr := runIn(dir, map[string]string{"OPENAI_API_KEY": "dummy"}, "run", "-base-url", url, "-model", "parallel")
+		if code != 0 {
+			t.Fatalf("run against %s: exit %d: %s", url, code, stderr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("run against %s (-replay +served):\n%s", url, diff)
+		}
+	}
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != 9 {
+		t.Errorf("journal has %d lines, want 9 (three runs of three requests)", n)
+	}
+}
+
+func TestServeCommandBadInput(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "garbage.yaml"), []byte("interactions: [oops"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "empty.yaml"), []byte("---\nversion: 1\ninteractions: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		reason string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a port in use", []string{"-listen", busy.Addr().String()}, 1,
+			"agentvcr serve: listen on " + busy.Addr().String() + ": listen tcp " + busy.Addr().String() + ": bind: address already in use: pick another -listen port, or 127.0.0.1:0 for a free one\n"},
+		{"a cassette file that is missing", []string{"-cassette", "nope.yaml"}, 1,
+			"agentvcr serve: cannot read cassette nope.yaml: open " + filepath.Join(dir, "nope.yaml") + ": no such file or directory; pass a readable .yaml path\n"},
+		{"a file that is not a cassette", []string{"-cassette", "garbage.yaml"}, 1,
+			"agentvcr serve: cassette garbage is not a go-vcr cassette (yaml: line 1: did not find expected ',' or ']'): pass another file or record it again\n"},
+		{"an empty cassette", []string{"-cassette", "empty.yaml"}, 1,
+			"agentvcr serve: cassette empty: recording holds no interaction\n"},
+		{"an unknown embedded name", []string{"-cassette", "nope"}, 1,
+			"agentvcr serve: no embedded cassette \"nope\": pass a .yaml path or one of demo, demo_bad_args, demo_unknown_tool, parallel, read_generated\n"},
+		{"an unknown quirk", []string{"-quirk", "nope"}, 2,
+			"agentvcr serve: unknown -quirk \"nope\": pick one of " + quirkList() + "\n"},
+		{"a bad fault", []string{"-fault", "stall:x"}, 2,
+			"agentvcr serve: -fault: bad fault \"stall:x\": N must be a whole number (at least 1 for 429) (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)\n"},
+		{"a bad match mode", []string{"-match", "prompt"}, 2,
+			"agentvcr serve: -match: unknown match mode \"prompt\" (want body or turn)\n"},
+		{"an argument", []string{"parallel"}, 2,
+			"agentvcr serve: unexpected argument \"parallel\": pass cassettes with -cassette\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			env := Env{Dir: dir, Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+			// Cancelled already: a server that starts by mistake returns at once.
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			code := Serve(ctx, env, tt.args)
+			if code != tt.code || errb.String() != tt.stderr || out.Len() != 0 {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit %d, no stdout, stderr:\n%s", code, out.String(), errb.String(), tt.code, tt.stderr)
+			}
+		})
+	}
+	// Nothing was lost: the files are as they were.
+	if data, _ := os.ReadFile(filepath.Join(dir, "garbage.yaml")); string(data) != "interactions: [oops" {
+		t.Errorf("garbage.yaml changed: %q", data)
+	}
+}

@@ -1,0 +1,113 @@
+package tools
+
+import (
+	"bytes"
+	"regexp/syntax"
+)
+
+// maxLiterals bounds the alternatives a prefilter looks for.
+const maxLiterals = 16
+
+// requiredLiterals returns strings one of which every match of the parsed
+// pattern holds, or nil when it finds none: grep then looks for them with a
+// fast substring search and runs the regular expression only on the lines
+// that hold one. Case-folded literals give none (nil), so (?i) patterns are
+// matched line by line.
+func requiredLiterals(re *syntax.Regexp) [][]byte {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+			return nil
+		}
+		return [][]byte{[]byte(string(re.Rune))}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best [][]byte
+		for _, sub := range re.Sub {
+			if lits := requiredLiterals(sub); lits != nil && betterLiterals(lits, best) {
+				best = lits
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all [][]byte
+		for _, sub := range re.Sub {
+			lits := requiredLiterals(sub)
+			if lits == nil {
+				return nil // a branch without one can match anywhere
+			}
+			all = append(all, lits...)
+		}
+		if len(all) > maxLiterals {
+			return nil
+		}
+		return all
+	}
+	return nil
+}
+
+// betterLiterals prefers the set whose shortest member is longest (fewer
+// false candidates), then the smaller set.
+func betterLiterals(a, b [][]byte) bool {
+	if b == nil {
+		return true
+	}
+	if sa, sb := shortest(a), shortest(b); sa != sb {
+		return sa > sb
+	}
+	return len(a) < len(b)
+}
+
+func shortest(lits [][]byte) int {
+	n := len(lits[0])
+	for _, l := range lits[1:] {
+		n = min(n, len(l))
+	}
+	return n
+}
+
+// literalFinder finds the next occurrence of any of its literals in one
+// buffer, remembering each literal's next occurrence so that a rare literal
+// is not searched for again at every candidate of a common one.
+type literalFinder struct {
+	lits [][]byte
+	next []int // absolute index of each literal's next occurrence; -1 none left
+}
+
+func (lf *literalFinder) reset() {
+	lf.next = lf.next[:0]
+	for range lf.lits {
+		lf.next = append(lf.next, -2) // not searched yet
+	}
+}
+
+// find returns the smallest index at or after pos where one of the literals
+// starts in data, or -1.
+func (lf *literalFinder) find(data []byte, pos int) int {
+	if len(lf.lits) == 1 {
+		if i := bytes.Index(data[pos:], lf.lits[0]); i >= 0 {
+			return pos + i
+		}
+		return -1
+	}
+	best := -1
+	for k, lit := range lf.lits {
+		n := lf.next[k]
+		if n == -2 || (n >= 0 && n < pos) {
+			n = bytes.Index(data[pos:], lit)
+			if n >= 0 {
+				n += pos
+			}
+			lf.next[k] = n
+		}
+		if n >= 0 && (best < 0 || n < best) {
+			best = n
+		}
+	}
+	return best
+}
