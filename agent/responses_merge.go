@@ -157,12 +157,12 @@ func (m *respMerger) content(ev *respEvent) {
 		}
 	case "response.output_text.delta", "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
 		text, _ := deltaText(ev.Delta)
-		p := it.part(ev.ContentIndex)
+		p := it.part(partIndex(ev))
 		p.text = append(p.text, text...)
 		p.from = "deltas"
 	case "response.output_text.done", "response.reasoning_text.done", "response.reasoning_summary_text.done":
 		if ev.Text != nil {
-			m.confirmText(it, ev.ContentIndex, *ev.Text, ev.Type)
+			m.confirmText(it, partIndex(ev), *ev.Text, ev.Type)
 		}
 	case "response.content_part.done":
 		if ev.Part != nil && ev.Part.Text != nil {
@@ -205,6 +205,15 @@ func (m *respMerger) delta(d *respDelta) {
 	}
 }
 
+// partIndex is the part a text event is about: summary_index for a
+// reasoning summary, content_index otherwise.
+func partIndex(ev *respEvent) *int {
+	if ev.SummaryIndex != nil && ev.ContentIndex == nil {
+		return ev.SummaryIndex
+	}
+	return ev.ContentIndex
+}
+
 // itemAdded opens the item an output_item.added announces (or joins the one
 // its content events opened before it).
 func (m *respMerger) itemAdded(ev *respEvent) {
@@ -241,7 +250,7 @@ func (m *respMerger) itemDone(ev *respEvent) {
 	if text, _ := deltaText(j.Arguments); len(text) > 0 {
 		m.confirmArgs(it, text, ev.Type)
 	}
-	for i, p := range j.Content {
+	for i, p := range append(j.Content, j.Summary...) {
 		if p.Text != nil {
 			m.confirmText(it, &i, *p.Text, ev.Type)
 		}
@@ -394,7 +403,7 @@ func (m *respMerger) fillGaps(it *respItem, j *respItemJSON) {
 		it.args = append(it.args[:0], text...)
 		it.argsFrom = "response.completed"
 	}
-	for i, p := range j.Content {
+	for i, p := range append(j.Content, j.Summary...) {
 		if p.Text == nil || *p.Text == "" {
 			continue
 		}
@@ -409,12 +418,18 @@ func (m *respMerger) fillGaps(it *respItem, j *respItemJSON) {
 func (m *respMerger) turn() *Turn {
 	items := m.items.sorted()
 	var text []byte
+	var thinking []Thinking
 	for _, it := range items {
-		if it.kind == kindMessage {
+		switch it.kind {
+		case kindMessage:
 			text = append(text, it.text()...)
+		case kindReasoning:
+			if r := it.text(); len(r) > 0 {
+				thinking = append(thinking, Thinking{Type: ThinkingReasoning, Text: string(r)})
+			}
 		}
 	}
-	t := &Turn{Text: string(text), ToolCalls: m.items.calls(items), Usage: m.usage}
+	t := &Turn{Text: string(text), ToolCalls: m.items.calls(items), Usage: m.usage, Thinking: thinking}
 	t.ToolTurn = len(t.ToolCalls) > 0
 	if m.completed {
 		t.FinishReason = "stop"
