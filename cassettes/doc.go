@@ -7,7 +7,9 @@
 // `agentvcr run -base-url URL -model NAME -record PATH`. They are not
 // recordings of a live model. The derived cassettes (quirks/*.yaml) are the
 // base ones rewritten by the harness's quirk transforms into the broken
-// shapes real gateways send.
+// shapes real gateways send. responses/ holds the same conversations
+// recorded in the OpenAI Responses format (run -api responses, against the
+// gateway's /v1/responses), and responses/quirks/ their variants.
 //
 // Both are generated: `go generate ./cassettes` re-records the base cassettes
 // and derives the quirk ones; a test fails when the checked-in files differ

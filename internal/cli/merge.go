@@ -23,8 +23,10 @@ comes after them; a call that came with extra_content (Gemini's thought
 signature) has it after "arguments". Each is left out when there is none.
 On a stream error it prints {"error":"…"} and exits 1.
 
--format names the wire format (%s); auto, the default, tells
-it from the stream's first events (chat completions when nothing else fits).
+flags:
+  -format F
+    	the wire format: auto (the default) or one of %s; auto tells it
+    	from the stream's first events (chat completions when nothing else fits)
 `
 
 // mergeHead is how much of a stream -format auto looks at.
