@@ -44,6 +44,8 @@ func responsesQuirks() []Quirk {
 			"the deltas carry the arguments re-spaced; function_call_arguments.done and output_item.done the exact text"),
 		q("sequence_swapped", true, true, sequenceSwapped,
 			"two events out of sequence_number order (a proxy fanning events out and back)"),
+		q("bad_args", false, false, respBadArgs,
+			"the first call's arguments lose their last '}', in its deltas and done events alike, and are not valid JSON (crush #3153)"),
 		q("truncated", false, false, truncated,
 			"the stream ends before response.completed (openai/codex #41340, caidaoli/ccLoad #59)"),
 		q("failed", false, false, terminal("response.failed"),
@@ -401,4 +403,61 @@ func secondResponse(items []*streamItem) ([]*streamItem, error) {
 		newEvent(object("type", "response.completed", "sequence_number", zero, "response", resp("completed", []any{msg}))),
 	)
 	return renumber(items), nil
+}
+
+// respBadArgs drops the last '}' of the first function call's arguments
+// everywhere they appear: its last delta holding one, its
+// function_call_arguments.done, its output_item.done and
+// response.completed's output, so the stream stays consistent and merges
+// to invalid JSON.
+func respBadArgs(items []*streamItem) ([]*streamItem, error) {
+	var itemID, callID string
+	for _, it := range items {
+		if typeOf(it) == "response.output_item.added" && isCallItem(it) {
+			item := it.chunk.object("item")
+			itemID, callID = item.str("id"), item.str("call_id")
+			break
+		}
+	}
+	if itemID == "" {
+		return items, nil // no call: nothing to break
+	}
+	cut := func(o *jsonObject, key string) bool {
+		v := o.str(key)
+		j := strings.LastIndex(v, "}")
+		if j < 0 {
+			return false
+		}
+		o.set(key, v[:j]+v[j+1:])
+		return true
+	}
+	last := -1
+	for i, it := range items {
+		if typeOf(it) == "response.function_call_arguments.delta" && it.chunk.str("item_id") == itemID && strings.Contains(it.chunk.str("delta"), "}") {
+			last = i
+		}
+	}
+	if last >= 0 {
+		cut(items[last].chunk, "delta")
+		items[last].dirty = true
+	}
+	for _, it := range items {
+		switch typeOf(it) {
+		case "response.function_call_arguments.done":
+			if it.chunk.str("item_id") == itemID && cut(it.chunk, "arguments") {
+				it.dirty = true
+			}
+		case "response.output_item.done":
+			if item := it.chunk.object("item"); item != nil && item.str("call_id") == callID && cut(item, "arguments") {
+				it.dirty = true
+			}
+		case "response.completed":
+			for _, o := range it.chunk.object("response").array("output") {
+				if item, ok := o.(*jsonObject); ok && item.str("call_id") == callID && cut(item, "arguments") {
+					it.dirty = true
+				}
+			}
+		}
+	}
+	return items, nil
 }

@@ -76,6 +76,15 @@ func TestResponsesQuirkSemantics(t *testing.T) {
 				}
 				return
 			}
+			if q.Name == "responses_bad_args" {
+				want := *base
+				want.ToolCalls = append([]agent.ToolCall(nil), base.ToolCalls...)
+				want.ToolCalls[0].Function.Arguments = `{"pattern":"func \"(\\w+)\"","path":"src"`
+				if diff := cmp.Diff(&want, got); err != nil || diff != "" {
+					t.Errorf("err %v; merged turn (-want +got):\n%s", err, diff)
+				}
+				return
+			}
 			if diff := cmp.Diff(errs[q.Name], errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}

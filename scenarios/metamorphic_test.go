@@ -118,15 +118,22 @@ func onlyWarnings(stderr string, warns bool) bool {
 // the loop still completes, and the exit code is 0.
 func TestMetamorphicBadArgs(t *testing.T) {
 	t.Parallel()
-	q, ok := harness.QuirkByName("bad_args")
-	if !ok || q.Benign {
-		t.Fatal("bad_args quirk missing or marked benign")
-	}
 	const key = "sk-test-metamorphic-0123456789"
 	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
 	t.Cleanup(stop) // parallel subtests run after this function returns
+	for _, api := range []struct{ name, quirk string }{{"chat", "bad_args"}, {"responses", "responses_bad_args"}} {
+		q, ok := harness.QuirkByName(api.quirk)
+		if !ok || q.Benign {
+			t.Fatalf("%s quirk missing or marked benign", api.quirk)
+		}
+		badArgs(t, url, key, api.name, q)
+	}
+}
+
+// badArgs runs every base script in one wire format through q.
+func badArgs(t *testing.T, url, key, api string, q harness.Quirk) {
 	for _, script := range demo.Scripts(tools.ZH) {
-		t.Run(script.Name, func(t *testing.T) {
+		t.Run(api+"/"+script.Name, func(t *testing.T) {
 			t.Parallel()
 			ws := t.TempDir()
 			if err := demo.WriteSandbox(ws); err != nil {
@@ -134,7 +141,7 @@ func TestMetamorphicBadArgs(t *testing.T) {
 			}
 			transport := harness.QuirkTransport(http.DefaultTransport, q, 1)
 			vars := map[string]string{"OPENAI_API_KEY": key}
-			code, out, stderr := runCLI(ws, vars, transport, "run", "-base-url", url, "-model", script.Name, "-max-turns", "20")
+			code, out, stderr := runCLI(ws, vars, transport, "run", "-api", api, "-base-url", url, "-model", script.Name, "-max-turns", "20")
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d, stderr %q; want 0 and nothing\n%s", code, stderr, out)
 			}
