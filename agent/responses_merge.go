@@ -23,9 +23,10 @@ func (respTruncated) Is(target error) bool { return target == ErrTruncatedStream
 // respMerger folds the events of an OpenAI Responses stream into a Turn.
 type respMerger struct {
 	items      respItems
-	ev         respEvent // reused between events
-	fast       respDelta // the fast path's event
-	scratch    []byte    // a done event's unquoted text
+	ev         respEvent    // reused between events
+	fast       respDelta    // the fast path's event
+	scratch    []byte       // a done event's unquoted text
+	item       respItemJSON // the fast path's output item
 	events     int
 	responseID string
 	created    bool
@@ -201,6 +202,15 @@ func (m *respMerger) delta(d *respDelta) {
 		if len(d.delta) > 2 {
 			m.scratch = appendUnquoted(m.scratch[:0], d.delta)
 			m.confirmText(it, content, string(m.scratch), d.typ)
+		}
+	case "response.output_item.added", "response.output_item.done":
+		f := &d.item
+		m.item = respItemJSON{ID: string(f.id), Type: string(f.typ), CallID: string(f.callID), Name: string(f.name), Arguments: f.args}
+		m.ev = respEvent{Type: d.typ, OutputIndex: index, Item: &m.item}
+		if d.typ == "response.output_item.added" {
+			m.itemAdded(&m.ev)
+		} else {
+			m.itemDone(&m.ev)
 		}
 	}
 }

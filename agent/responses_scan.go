@@ -15,7 +15,15 @@ type respDelta struct {
 	contentIndex int
 	hasContent   bool
 	delta        []byte // the quoted string literal of delta, arguments or text, validated
-	key          string // which of the three it was
+	key          string // which of the three it was, or "item"
+	item         respFastItem
+}
+
+// respFastItem is an output item the fast path read: its strings point into
+// the event's data; args is the quoted literal of its arguments, nil when
+// absent.
+type respFastItem struct {
+	id, typ, callID, name, args []byte
 }
 
 // respEventFields are the members the fast path reads, then those only
@@ -62,6 +70,10 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 				d.typ = "response.function_call_arguments.done"
 			case "response.output_text.done":
 				d.typ = "response.output_text.done"
+			case "response.output_item.added":
+				d.typ = "response.output_item.added"
+			case "response.output_item.done":
+				d.typ = "response.output_item.done"
 			default:
 				return false
 			}
@@ -89,6 +101,10 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 			d.delta, plain, ok = s.str()
 			ok = ok && (plain || utf8.Valid(d.delta))
 			d.key = textKeys[string(key)]
+		case "item":
+			bit = 1 << 6
+			ok = s.fastItem(&d.item)
+			d.key = "item"
 		default:
 			ok = s.other(key, respEventFields)
 		}
@@ -98,7 +114,56 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		seen |= bit
 	}
 	s.ws()
-	return s.i == len(s.b) && d.delta != nil && d.key == keyOf[d.typ]
+	return s.i == len(s.b) && d.key == keyOf[d.typ] && (d.delta != nil || d.key == "item")
+}
+
+// respItemFields are the item members the fast path reads, then those only
+// encoding/json reads (an item with content or a summary goes to it).
+var respItemFields = []string{"id", "type", "call_id", "name", "arguments", "content", "summary"}
+
+// fastItem scans an output item without content or summary: a function
+// call, or a built-in tool's item.
+func (s *scanner) fastItem(it *respFastItem) bool {
+	if s.peek() != '{' {
+		return false
+	}
+	s.i++
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, true)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "id":
+			bit = 1 << 0
+			it.id, ok = s.plainString()
+		case "type":
+			bit = 1 << 1
+			it.typ, ok = s.plainString()
+		case "call_id":
+			bit = 1 << 2
+			it.callID, ok = s.plainString()
+		case "name":
+			bit = 1 << 3
+			it.name, ok = s.plainString()
+		case "arguments":
+			bit = 1 << 4
+			if s.peek() != '"' {
+				return false
+			}
+			var plain bool
+			it.args, plain, ok = s.str()
+			ok = ok && (plain || utf8.Valid(it.args))
+		default:
+			ok = s.other(key, respItemFields)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
 }
 
 // keyOf is the member that carries the text of each event the fast path reads.
@@ -107,6 +172,8 @@ var keyOf = map[string]string{
 	"response.output_text.delta":             "delta",
 	"response.function_call_arguments.done":  "arguments",
 	"response.output_text.done":              "text",
+	"response.output_item.added":             "item",
+	"response.output_item.done":              "item",
 }
 
 // textKeys interns the keys of the text members.
