@@ -91,6 +91,18 @@ func commandFlags(sub string) ([]string, bool) {
 	return flags, true
 }
 
+// commands lists the commands `agentvcr help` names.
+func commands() []string {
+	_, usage, _ := cli.Capture(cli.Env{Dir: "."}, "help")
+	_, list, _ := strings.Cut(usage, "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	var subs []string
+	for _, line := range strings.Split(list, "\n") {
+		subs = append(subs, strings.Fields(line)[0])
+	}
+	return subs
+}
+
 // TestREADMECommands: every agentvcr command the README names exists, and
 // the README's command table lists every command agentvcr has.
 func TestREADMECommands(t *testing.T) {
@@ -104,11 +116,7 @@ func TestREADMECommands(t *testing.T) {
 			t.Errorf("README names `agentvcr %s`, which is not a command", sub)
 		}
 	}
-	_, usage, _ := cli.Capture(cli.Env{Dir: "."}, "help")
-	_, list, _ := strings.Cut(usage, "commands:\n")
-	list, _, _ = strings.Cut(list, "\n\n")
-	for _, line := range strings.Split(list, "\n") {
-		sub := strings.Fields(line)[0]
+	for _, sub := range commands() {
 		if !strings.Contains(text, "| `agentvcr "+sub) {
 			t.Errorf("agentvcr %s is missing from the README's command table", sub)
 		}
@@ -119,7 +127,7 @@ func TestREADMECommands(t *testing.T) {
 // flag of an agentvcr command or of go test in this repository.
 func TestREADMEFlags(t *testing.T) {
 	known := map[string]bool{"h": true, "update": true, "record": true, "run": true, "race": true, "diff": true} // -h, go test and go mod tidy flags
-	for _, sub := range []string{"run", "merge", "tool", "selftest"} {
+	for _, sub := range commands() {
 		flags, _ := commandFlags(sub)
 		for _, f := range flags {
 			known[f] = true

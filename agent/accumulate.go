@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // callSlot is one tool call being assembled.
@@ -26,18 +25,8 @@ type accumulator struct {
 	calls   []*callSlot
 	byIndex map[int]*callSlot
 	byID    map[string]*callSlot
-	latest  *callSlot  // the call the last piece went to
-	slots   []callSlot // calls are carved from this slab, so that a call costs no allocation of its own
-	argSlab []byte     // each call's arguments start in a window of this slab
+	latest  *callSlot // the call the last piece went to
 }
-
-// Slab sizes: calls per slots slab, and the argument window each call starts
-// with (arguments that outgrow it move to a buffer of their own).
-const (
-	slotSlab   = 16
-	argWindow  = 64
-	argSlabLen = 64 * argWindow
-)
 
 // add merges one piece.
 func (a *accumulator) add(p *toolPiece) {
@@ -110,16 +99,7 @@ func (a *accumulator) open(x optIndex) *callSlot {
 		a.byIndex = make(map[int]*callSlot)
 		a.byID = make(map[string]*callSlot)
 	}
-	if len(a.slots) == cap(a.slots) {
-		a.slots = make([]callSlot, 0, slotSlab) // earlier slabs stay where the calls point
-	}
-	if len(a.argSlab)+argWindow > cap(a.argSlab) {
-		a.argSlab = make([]byte, 0, argSlabLen)
-	}
-	n := len(a.argSlab)
-	a.argSlab = a.argSlab[:n+argWindow]
-	a.slots = append(a.slots, callSlot{seen: len(a.calls), args: a.argSlab[n : n : n+argWindow]})
-	c := &a.slots[len(a.slots)-1]
+	c := &callSlot{seen: len(a.calls)}
 	a.calls = append(a.calls, c)
 	if x.Set {
 		a.byIndex[x.N] = c // the newest call at an index takes the later id-less pieces
@@ -166,25 +146,13 @@ func (a *accumulator) drain() []ToolCall {
 	slices.SortStableFunc(order, func(x, y *callSlot) int {
 		return cmp.Or(cmp.Compare(key(x), key(y)), cmp.Compare(x.seen, y.seen))
 	})
-	// All arguments go into one string; each call's is a slice of it.
-	size := 0
-	for _, c := range order {
-		size += len(c.args)
-	}
-	var all strings.Builder
-	all.Grow(size)
-	for _, c := range order {
-		all.Write(c.args)
-	}
-	text := all.String()
 	out := make([]ToolCall, len(order))
 	for pos, c := range order {
 		id := c.id
 		if id == "" {
 			id = a.synthID(key(c), pos)
 		}
-		args := text[:len(c.args)]
-		text = text[len(c.args):]
+		args := string(c.args)
 		if len(bytes.TrimSpace(c.args)) == 0 {
 			args = "{}"
 		}

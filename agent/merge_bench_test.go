@@ -85,3 +85,17 @@ func TestBenchStreamMerges(t *testing.T) {
 		t.Fatal("stream does not end in [DONE]")
 	}
 }
+
+// BenchmarkMergeTurn merges a turn of the size a model sends: three calls
+// (one round of benchStream), about 7 KB.
+func BenchmarkMergeTurn(b *testing.B) {
+	stream, calls := benchStream(1)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		turn, err := MergeStream(bytes.NewReader(stream))
+		if err != nil || len(turn.ToolCalls) != calls {
+			b.Fatalf("err %v, %d calls, want %d", err, len(turn.ToolCalls), calls)
+		}
+	}
+}

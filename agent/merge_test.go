@@ -2,13 +2,10 @@ package agent
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // streamFixtures lists testdata/streams/*.sse; each begins with a comment line
@@ -41,27 +38,13 @@ func fixtureReason(t testing.TB, path string) string {
 	return strings.TrimPrefix(line, ": ")
 }
 
-func goldenPath(fixture string) string {
-	return strings.TrimSuffix(fixture, ".sse") + ".golden.json"
-}
-
-func TestMergeStreamGolden(t *testing.T) {
-	for _, path := range streamFixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(path), ".sse")
-		t.Run(name, func(t *testing.T) {
-			reason := fixtureReason(t, path)
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			turn, err := MergeStream(f)
-			var got bytes.Buffer
-			if werr := WriteSummary(&got, turn, err); werr != nil {
-				t.Fatal(werr)
-			}
-			t.Log(reason)
-			golden.Check(t, goldenPath(path), got.Bytes())
-		})
+// TestFixturesSayWhatTheyReproduce: every stream fixture opens with a
+// comment line saying which shape it reproduces and where it was seen. Their
+// goldens are what agentvcr merge prints (internal/cli's TestMergeFixtures).
+func TestFixturesSayWhatTheyReproduce(t *testing.T) {
+	for _, path := range append(streamFixtures(t), responsesFixtures(t)...) {
+		if reason := fixtureReason(t, path); len(reason) < 20 {
+			t.Errorf("%s: the first comment %q is too short to say what it reproduces", path, reason)
+		}
 	}
 }

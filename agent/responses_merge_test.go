@@ -5,12 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // responsesFixtures lists testdata/responses/*.sse; each begins with a
@@ -22,27 +19,6 @@ func responsesFixtures(t testing.TB) []string {
 		t.Fatalf("no Responses fixtures: %v", err)
 	}
 	return files
-}
-
-func TestMergeResponsesStreamGolden(t *testing.T) {
-	for _, path := range responsesFixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(path), ".sse")
-		t.Run(name, func(t *testing.T) {
-			reason := fixtureReason(t, path)
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			turn, err := MergeResponsesStream(f)
-			var got bytes.Buffer
-			if werr := WriteSummary(&got, turn, err); werr != nil {
-				t.Fatal(werr)
-			}
-			t.Log(reason)
-			golden.Check(t, goldenPath(path), got.Bytes())
-		})
-	}
 }
 
 // TestMergeResponsesStreamErrors: every stream that ends in an error returns

@@ -46,9 +46,10 @@ func (w *waits) all() []time.Duration {
 	return append([]time.Duration(nil), w.d...)
 }
 
-// liveClient is a client of url through a LiveTransport with short timeouts.
+// liveClient is a client of url through a LiveTransport whose timeouts only
+// a silent server reaches (the timeout tests shorten them).
 func liveClient(url string, retries int, w *waits) *Client {
-	lt := &LiveTransport{HeaderTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond, Retries: retries}
+	lt := &LiveTransport{HeaderTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, Retries: retries}
 	if w != nil {
 		lt.sleep = w.sleep
 	}
@@ -93,9 +94,12 @@ func silentListener(t *testing.T) (url string, accepted *atomic.Int32) {
 // A gateway that accepts the connection and never answers: the header
 // timeout ends each attempt, and the retries are bounded.
 func TestLiveHeaderTimeout(t *testing.T) {
+	t.Parallel()
 	url, accepted := silentListener(t)
 	w := &waits{}
-	_, err := liveClient(url, 1, w).Complete(guard(t), nil, nil)
+	c := liveClient(url, 1, w)
+	c.HTTPClient.Transport.(*LiveTransport).HeaderTimeout = 300 * time.Millisecond
+	_, err := c.Complete(guard(t), nil, nil)
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.Idle {
 		t.Fatalf("err = %v, want a header *TimeoutError", err)
@@ -136,6 +140,7 @@ func stallingServer(t *testing.T, prefix string) (*httptest.Server, *atomic.Int3
 // the stream, the partial turn is kept, and nothing is retried once the
 // response was handed on.
 func TestLiveIdleTimeout(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reason   string
 		prefix   string
@@ -148,7 +153,9 @@ func TestLiveIdleTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			srv, n := stallingServer(t, tt.prefix)
-			turn, err := liveClient(srv.URL, 2, &waits{}).Complete(guard(t), nil, nil)
+			c := liveClient(srv.URL, 2, &waits{})
+			c.HTTPClient.Transport.(*LiveTransport).IdleTimeout = 300 * time.Millisecond
+			turn, err := c.Complete(guard(t), nil, nil)
 			var te *TimeoutError
 			if !errors.As(err, &te) || !te.Idle {
 				t.Fatalf("err = %v, want an idle *TimeoutError", err)
@@ -166,26 +173,27 @@ func TestLiveIdleTimeout(t *testing.T) {
 	}
 }
 
-// A stream that keeps sending events slower than the timeout in total but
-// faster between events is never cut.
+// A stream that takes longer than the idle timeout in total, but sends an
+// event more often than it, is never cut.
 func TestLiveIdleTimeoutRestartsPerEvent(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		for range 8 {
+		for range 6 {
 			fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n")
 			w.(http.Flusher).Flush()
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(250 * time.Millisecond)
 		}
 		fmt.Fprint(w, okStream)
 	}))
 	defer srv.Close()
-	lt := &LiveTransport{IdleTimeout: 500 * time.Millisecond}
+	lt := &LiveTransport{IdleTimeout: time.Second}
 	c := &Client{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: lt}}
 	turn, err := c.Complete(guard(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if turn.Text != "aaaaaaaaok" {
+	if turn.Text != "aaaaaaok" {
 		t.Errorf("text %q", turn.Text)
 	}
 }
@@ -347,6 +355,7 @@ func TestLiveRetryStopsOnCancel(t *testing.T) {
 // ends, stop at MaxBodyBytes with ErrBodyTooLarge; the turn holds only what
 // was merged before.
 func TestLiveBodyLimit(t *testing.T) {
+	t.Parallel()
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	event := []byte("data: {\"choices\":[{\"delta\":{\"content\":\"\"}}]}\n\n")
@@ -407,5 +416,52 @@ func TestLiveBodyAtLimit(t *testing.T) {
 	turn, err := c.Complete(guard(t), nil, nil)
 	if err != nil || turn.Text != "ok" {
 		t.Fatalf("turn %+v, err %v", turn, err)
+	}
+}
+
+// With the default limits, a gzip body that would inflate to 1 GiB stops at
+// the first limit it reaches: one line that never ends at MaxEventBytes,
+// a stream of small events at DefaultMaxBodyBytes. The server produces the
+// gzip stream lazily, so it stops when the client gives up.
+func TestLiveGzipBombDefaults(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		defer zw.Close()
+		unit := []byte("data: {\"choices\":[],\"pad\":\"" + strings.Repeat("p", 4000) + "\"}\n\n")
+		if r.URL.Path == "/line/chat/completions" {
+			unit = bytes.Repeat([]byte("x"), 64)
+			zw.Write([]byte("data: "))
+		}
+		block := bytes.Repeat(unit, 64)
+		for written := 0; written < 1<<30; written += len(block) {
+			if _, err := zw.Write(block); err != nil {
+				return
+			}
+			if r.Context().Err() != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	tests := []struct {
+		path string
+		want error
+		msg  string
+	}{
+		{"/line", ErrEventTooLarge, "reading stream: one server-sent event is larger than 16 MiB (the limit of one event)"},
+		{"/events", ErrBodyTooLarge, "reading stream: response body too large: more than 64 MiB"},
+	}
+	for _, tt := range tests {
+		c := &Client{BaseURL: srv.URL + tt.path, HTTPClient: &http.Client{Transport: &LiveTransport{}}}
+		_, err := c.Complete(guard(t), nil, nil)
+		if !errors.Is(err, tt.want) {
+			t.Fatalf("%s: err = %v, want %v", tt.path, err, tt.want)
+		}
+		if diff := cmp.Diff(tt.msg, err.Error()); diff != "" {
+			t.Errorf("%s: message (-want +got):\n%s", tt.path, diff)
+		}
 	}
 }

@@ -163,9 +163,6 @@ func (cr *rechunkReader) fill(want int64) bool {
 	return cr.pos+int64(len(cr.buf)) >= want
 }
 
-// at returns the body byte at offset off, which buf must hold.
-func (cr *rechunkReader) at(off int64) byte { return cr.buf[off-cr.pos] }
-
 // nextEnd returns where the piece starting at pos ends, as Pieces cuts.
 func (cr *rechunkReader) nextEnd() int64 {
 	const rest = int64(1) << 62 // the piece runs to the end of the body

@@ -27,6 +27,12 @@ type Secrets []string
 // MinBase64Secret is the shortest secret looked for inside base64 text.
 const MinBase64Secret = 12
 
+// number is a secret's place in messages: its 1-based index in s, empty
+// strings included, so "secret 1" is the first one the caller gave.
+func (s Secrets) number(sec string) int {
+	return slices.Index(s, sec) + 1
+}
+
 // list returns the non-empty secrets without repeats, longest first, so that
 // a secret containing another is replaced whole.
 func (s Secrets) list() []string {

@@ -27,7 +27,7 @@ func (s Secrets) ScanFile(path string) error {
 	for n, sec := range s.list() {
 		for _, form := range forms(sec) {
 			if lines := linesContaining(data, func(l string) bool { return strings.Contains(l, form) }); lines != "" {
-				found = append(found, fmt.Sprintf("secret %d on %s", n+1, lines))
+				found = append(found, fmt.Sprintf("secret %d on %s", s.number(sec), lines))
 				raw[n] = true
 				break
 			}
@@ -129,7 +129,7 @@ func (s Secrets) scan(interactions []*cassette.Interaction) []finding {
 					for _, f := range forms(sec) {
 						if strings.Contains(v.text, f) {
 							seen[k] = true
-							out = append(out, finding{k, fmt.Sprintf("secret %d in %s", k+1, where)})
+							out = append(out, finding{k, fmt.Sprintf("secret %d in %s", s.number(sec), where)})
 							break
 						}
 					}

@@ -42,8 +42,10 @@ type Server struct {
 	Log io.Writer
 
 	seq      atomic.Int64
-	out      sync.Mutex // guards Journal and Log
-	refused  sync.Map   // 429 faults: requests already refused once
+	infoMu   sync.RWMutex
+	info     map[string]chatInfo // request body -> what readChat found
+	out      sync.Mutex          // guards Journal and Log
+	refused  sync.Map            // 429 faults: requests already refused once
 	stopOnce sync.Once
 	done     chan struct{} // closed by stop: ends stalls and pacing
 	doneOnce sync.Once
@@ -63,6 +65,11 @@ type Route struct {
 	// Rechunk, when its mode is not RechunkWhole, cuts a streamed reply
 	// into its pieces instead of events, one flush each.
 	Rechunk Rechunk
+	// Coalesce writes a streamed reply's events without a flush between
+	// them: one write at the end, as a server that corks its socket (Node's
+	// http does within one tick) sends events written without a pause. For
+	// load tests; it applies only with no Pace and no Rechunk.
+	Coalesce bool
 }
 
 // A ServeRequest is one request as a Route's Reply sees it.
@@ -99,6 +106,10 @@ type ServeReply struct {
 	Events [][]byte
 	// From names what answered, for the journal ("parallel interaction 2").
 	From string
+	// Fault, when its Kind is a stream fault (stall, reset, error-event),
+	// breaks this reply alone, in place of the route's: a Reply that
+	// decides per request (conform's first attempt only) sets it.
+	Fault Fault
 }
 
 // Start serves s on addr ("127.0.0.1:0" when empty). It returns the base
@@ -175,13 +186,13 @@ func isCompletion(path string) bool {
 
 // chat answers one chat-completions or Responses request.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string, route *Route) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	body, err := readBody(r)
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, "invalid_request_error", "cannot read the request body: "+err.Error())
 		return
 	}
 	req := ServeRequest{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body, Seq: s.seq.Add(1)}
-	req.Model, req.Turn = readChat(body)
+	req.Model, req.Turn = s.chatInfo(body)
 	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
 
 	f := route.Fault
@@ -217,6 +228,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	}
 	entry.Status, entry.From = status, reply.From
 	stream := status == http.StatusOK && isSSEReply(reply)
+	if reply.Fault.breaksStream() {
+		own := *route
+		own.Fault, own.Fault.Turn = reply.Fault, 0
+		route, f = &own, own.Fault
+	}
 	if stream && f.appliesTo(req.Turn) && f.breaksStream() {
 		entry.Fault = f.String()
 	}
@@ -238,6 +254,47 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	s.stream(w, r, reply, route, f.appliesTo(req.Turn))
+}
+
+// readBody reads a request body in one allocation when its length is
+// known, up to maxRequestBody.
+func readBody(r *http.Request) ([]byte, error) {
+	n := r.ContentLength
+	if n < 0 || n > maxRequestBody {
+		return io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+type chatInfo struct {
+	model string
+	turn  int
+}
+
+// maxChatInfo bounds the bodies whose model and turn the server keeps.
+const maxChatInfo = 1024
+
+// chatInfo is readChat, remembered per body: clients that replay a
+// conversation send the same bodies again and again.
+func (s *Server) chatInfo(body []byte) (string, int) {
+	s.infoMu.RLock()
+	ci, ok := s.info[string(body)]
+	s.infoMu.RUnlock()
+	if ok {
+		return ci.model, ci.turn
+	}
+	ci.model, ci.turn = readChat(body)
+	s.infoMu.Lock()
+	if s.info == nil || len(s.info) >= maxChatInfo {
+		s.info = make(map[string]chatInfo)
+	}
+	s.info[string(body)] = ci
+	s.infoMu.Unlock()
+	return ci.model, ci.turn
 }
 
 // readChat reads a request body's model and counts its assistant messages:

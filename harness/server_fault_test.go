@@ -176,6 +176,7 @@ func TestServeStreamsWhatWasRecorded(t *testing.T) {
 		{"paced", &CassetteRouter{Pace: time.Millisecond}},
 		{"re-chunked a byte at a time", &CassetteRouter{Rechunk: Rechunk{Mode: RechunkBytes}}},
 		{"re-chunked at random", &CassetteRouter{Rechunk: Rechunk{Mode: RechunkRandom, Seed: 7}}},
+		{"coalesced", &CassetteRouter{Coalesce: true}},
 	} {
 		t.Run(tt.reason, func(t *testing.T) {
 			router := tt.route
@@ -255,5 +256,21 @@ func TestSplitEvents(t *testing.T) {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Coalesced writes still let a stall's first events through before the
+// silence.
+func TestServeCoalescedStallFlushesFirst(t *testing.T) {
+	events := recordedEvents(t, "parallel", 1)
+	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel"), Match: MatchTurn, Coalesce: true, Fault: Fault{Kind: FaultStall, After: 2}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := postChat(ctx, t, serveOn(t, &Server{Route: router.Route}), turn1Body)
+	defer resp.Body.Close()
+	want := string(bytes.Join(events[:2], nil))
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(resp.Body, got); err != nil || string(got) != want {
+		t.Fatalf("first events: %q, %v; want %q", got, err, want)
 	}
 }

@@ -28,6 +28,8 @@ type CassetteRouter struct {
 	Fault   Fault
 	Pace    time.Duration
 	Rechunk Rechunk
+	// Coalesce is Route.Coalesce: no flush between events (load tests).
+	Coalesce bool
 
 	mu     sync.Mutex
 	routes sync.Map // case name -> *Route
@@ -88,7 +90,7 @@ func (c *CassetteRouter) build(name string) (*Route, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Route{Reply: replies.Reply, Models: replies.Models(), Fault: c.Fault, Pace: c.Pace, Rechunk: c.Rechunk}, nil
+	return &Route{Reply: replies.Reply, Models: replies.Models(), Fault: c.Fault, Pace: c.Pace, Rechunk: c.Rechunk, Coalesce: c.Coalesce}, nil
 }
 
 func (c *CassetteRouter) names() string {

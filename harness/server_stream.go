@@ -30,7 +30,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 	}
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	if flusher != nil {
+	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == RechunkWhole
+	if flusher != nil && !coalesce {
 		flusher.Flush() // the headers go out before the first event
 	}
 	var timer *time.Timer
@@ -53,15 +54,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 		if _, err := w.Write(e); err != nil {
 			return // the client went away
 		}
-		if flusher != nil {
+		if flusher != nil && !coalesce {
 			flusher.Flush()
 		}
 	}
 	if tail != "" {
 		io.WriteString(w, tail)
-		if flusher != nil {
-			flusher.Flush()
-		}
+	}
+	if flusher != nil && (tail != "" || coalesce) {
+		flusher.Flush()
 	}
 	if !faulty {
 		return

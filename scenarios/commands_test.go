@@ -43,6 +43,7 @@ func (s suite) commands() []command {
 		{"runecount", "runecount FILE", "print FILE's length in runes", cmdRunecount},
 		{"quirk", "quirk [-seed N] NAME IN OUT", "apply a quirk to an SSE file, or to every stream of a .yaml cassette", cmdQuirk},
 		{"gateway", "gateway [-key KEY] [-lang zh|en]", "start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)", cmdGateway},
+		{"serve", "serve [flags]", "agentvcr serve in the background; sets OPENAI_BASE_URL, and SERVE to its root for case URLs ($SERVE/s/NAME~QUIRK/v1)", cmdServe},
 		{"genfile", "genfile [-kind text|oneline|binary|badutf8] PATH N", "write a generated file (N runes, bytes or lines)", cmdGenfile},
 		{"mkfifo", "mkfifo PATH", "make a named pipe with no writer", cmdMkfifo},
 	}

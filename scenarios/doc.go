@@ -19,6 +19,7 @@
 //   - runecount FILE: print FILE's length in runes
 //   - quirk [-seed N] NAME IN OUT: apply a quirk to an SSE file, or to every stream of a .yaml cassette
 //   - gateway [-key KEY] [-lang zh|en]: start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)
+//   - serve [flags]: agentvcr serve in the background; sets OPENAI_BASE_URL, and SERVE to its root for case URLs ($SERVE/s/NAME~QUIRK/v1)
 //   - genfile [-kind text|oneline|binary|badutf8] PATH N: write a generated file (N runes, bytes or lines)
 //   - mkfifo PATH: make a named pipe with no writer
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -278,5 +279,81 @@ func TestGlobNoMatchReadsEachFolderOnce(t *testing.T) {
 				t.Errorf("%s: folder %s read %d times", pattern, dir, n)
 			}
 		}
+	}
+}
+
+// backtrack is the plain recursive matcher: exponential in the number of
+// "**" on long paths, but obviously right; the automaton must agree with it.
+func backtrack(parts, names []string) bool {
+	if len(parts) == 0 {
+		return len(names) == 0
+	}
+	if parts[0] == "**" {
+		for i := 0; i <= len(names); i++ {
+			if backtrack(parts[1:], names[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(names) == 0 {
+		return false
+	}
+	ok, _ := path.Match(parts[0], names[0])
+	return ok && backtrack(parts[1:], names[1:])
+}
+
+// TestAutomatonAgreesWithBacktracking: on every short pattern and path over
+// a small alphabet, match agrees with backtrack, and mayContain is true for
+// every folder above a matching path.
+func TestAutomatonAgreesWithBacktracking(t *testing.T) {
+	comps := []string{"**", "*", "a", "b", "?", "a*"}
+	names := []string{"a", "b", "ab"}
+	var patterns [][]string
+	var grow func(p []string)
+	grow = func(p []string) {
+		if len(p) > 0 {
+			patterns = append(patterns, collapseStars(slices.Clone(p)))
+		}
+		if len(p) < 4 {
+			for _, c := range comps {
+				grow(append(p, c))
+			}
+		}
+	}
+	grow(nil)
+	var paths [][]string
+	var grow2 func(p []string)
+	grow2 = func(p []string) {
+		if len(p) > 0 {
+			paths = append(paths, slices.Clone(p))
+		}
+		if len(p) < 4 {
+			for _, n := range names {
+				grow2(append(p, n))
+			}
+		}
+	}
+	grow2(nil)
+	checked := 0
+	for _, parts := range patterns {
+		g := globPattern{dir: ".", parts: parts}
+		for _, p := range paths {
+			want := backtrack(parts, p)
+			if got := matchParts(parts, p); got != want {
+				t.Fatalf("match(%q, %q) = %v, backtracking says %v", parts, p, got, want)
+			}
+			if want {
+				for i := 1; i < len(p); i++ {
+					if !g.mayContain(strings.Join(p[:i], "/")) {
+						t.Fatalf("mayContain(%q) under pattern %q is false, but %q matches", p[:i], parts, p)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 100000 {
+		t.Errorf("only %d cases checked", checked)
 	}
 }

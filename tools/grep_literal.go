@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"regexp/syntax"
+	"unicode"
 )
 
 // maxLiterals bounds the alternatives a prefilter looks for.
@@ -11,13 +12,16 @@ const maxLiterals = 16
 // requiredLiterals returns strings one of which every match of the parsed
 // pattern holds, or nil when it finds none: grep then looks for them with a
 // fast substring search and runs the regular expression only on the lines
-// that hold one. Case-folded literals give none (nil), so (?i) patterns are
-// matched line by line.
+// that hold one. A case-folded literal, as (?i) makes, gives every way of
+// writing the longest piece of it that has at most maxFoldVariants ways.
 func requiredLiterals(re *syntax.Regexp) [][]byte {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+		if len(re.Rune) == 0 {
 			return nil
+		}
+		if re.Flags&syntax.FoldCase != 0 {
+			return foldVariants(re.Rune)
 		}
 		return [][]byte{[]byte(string(re.Rune))}
 	case syntax.OpCapture, syntax.OpPlus:
@@ -110,4 +114,52 @@ func (lf *literalFinder) find(data []byte, pos int) int {
 		}
 	}
 	return best
+}
+
+// maxFoldVariants bounds the spellings a case-folded piece is searched as.
+const maxFoldVariants = 8
+
+// foldVariants returns every spelling, under Unicode simple case folding
+// (RE2's (?i): k, K and the Kelvin sign are one letter), of the longest run
+// of rs that has at most maxFoldVariants of them.
+func foldVariants(rs []rune) [][]byte {
+	from, to := 0, 0
+	for i := range rs {
+		n := 1
+		for j := i; j < len(rs); j++ {
+			if n *= len(foldOrbit(rs[j])); n > maxFoldVariants {
+				break
+			}
+			if j+1-i > to-from {
+				from, to = i, j+1
+			}
+		}
+	}
+	if to == from {
+		return nil
+	}
+	variants := []string{""}
+	for _, r := range rs[from:to] {
+		var next []string
+		for _, v := range variants {
+			for _, f := range foldOrbit(r) {
+				next = append(next, v+string(f))
+			}
+		}
+		variants = next
+	}
+	out := make([][]byte, len(variants))
+	for i, v := range variants {
+		out[i] = []byte(v)
+	}
+	return out
+}
+
+// foldOrbit returns r and every rune that folds to the same letter.
+func foldOrbit(r rune) []rune {
+	orbit := []rune{r}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		orbit = append(orbit, f)
+	}
+	return orbit
 }

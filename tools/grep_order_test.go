@@ -94,7 +94,7 @@ func lineByLine(t *testing.T, root, pattern string) (hits []string, searched int
 func TestGrepSameAsLineByLine(t *testing.T) {
 	patterns := []string{
 		`foo`, `foo|bar`, `[A-Z]\w+Baz[(]`, `(?i)foo`, `^foo`, `foo$`, `b.r`, `\bfoo\b`,
-		`o\s+b`, `x*`, `^$`, `(fo)+o`, `o{2}`, `(?:Baz|bar)\(`, `\s$`, `foo bar\z`, `\Ab`,
+		`o\s+b`, `x*`, `^$`, `(fo)+o`, `o{2}`, `(?:Baz|bar)\(`, `\s$`, `foo bar\z`, `\Ab`, `(?i)quxbaz\(`, `(?i)o\s*B`,
 	}
 	for seed := range uint64(4) {
 		ws := randomTree(t, seed, 60)
@@ -128,9 +128,11 @@ func TestRequiredLiterals(t *testing.T) {
 		{"a plain literal", `MarshalCompressed`, []string{"MarshalCompressed"}},
 		{"the literal in the middle", `[A-Z]\w+Compressed[(]`, []string{"Compressed("}},
 		{"the longest of a concatenation", `ab.*cdef`, []string{"cdef"}},
-		{"one per branch", `foo|bar`, []string{"foo", "bar"}},
+		{"one per branch", `foo|bar`, []string{"bar", "foo"}},
 		{"a branch without one gives none", `foo|\w+`, nil},
-		{"case folding gives none", `(?i)foo`, nil},
+		{"case folding gives every spelling of a piece", `(?i)foo`, []string{"FOO", "FOo", "FoO", "Foo", "fOO", "fOo", "foO", "foo"}},
+		{"the longest piece with at most 8 spellings", `(?i)k1abcd`, []string{"1ABC", "1ABc", "1AbC", "1Abc", "1aBC", "1aBc", "1abC", "1abc"}},
+		{"k has 3 spellings (the Kelvin sign)", `(?i)k1`, []string{"K1", "k1", "\u212a1"}},
 		{"a star can be absent", `(abc)*d`, []string{"d"}},
 		{"a plus cannot", `(abc)+`, []string{"abc"}},
 		{"nothing required", `\w+`, nil},
@@ -140,6 +142,7 @@ func TestRequiredLiterals(t *testing.T) {
 		for _, l := range requiredLiterals(mustParse(t, tt.pattern)) {
 			got = append(got, string(l))
 		}
+		slices.Sort(got)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s: %q (-want +got):\n%s", tt.reason, tt.pattern, diff)
 		}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,6 +157,10 @@ func TestReadFileRefuses(t *testing.T) {
 		{"offset past the end", EN, `{"path":"src/calc.js","offset":5}`, "read_file: offset 5 is past the end of the file (lines in src/calc.js: 1)"},
 		{"offset past the end, zh", ZH, `{"path":"src/calc.js","offset":2}`, "read_file：offset 2 超出了文件末尾（src/calc.js 共 1 行）"},
 		{"limit given as a string", EN, `{"path":"src/calc.js","limit":"200"}`, `read_file: invalid arguments: parameter limit must be an integer, got "200".`},
+		{"an offset too large for an int", EN, `{"path":"src/calc.js","offset":100000000000000000000}`,
+			"read_file: invalid arguments: parameter offset must be at most " + strconv.Itoa(math.MaxInt) + ", got 100000000000000000000."},
+		{"a limit too large for an int, zh", ZH, `{"path":"src/calc.js","limit":100000000000000000000}`,
+			"read_file：参数不符合要求：参数 limit 不能大于 " + strconv.Itoa(math.MaxInt) + "，收到的是 100000000000000000000。"},
 		{"offset 0", EN, `{"path":"src/calc.js","offset":0}`, `read_file: invalid arguments: parameter offset must be at least 1, got 0.`},
 		{"missing path and an unknown property", EN, `{"file_path":"src/calc.js"}`,
 			`read_file: invalid arguments: missing required parameter path; unknown parameter file_path (allowed: limit, offset, path).`},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -135,6 +136,16 @@ func (p propSchema) check(name string, raw json.RawMessage) (problem, bool) {
 	}
 	switch p.Type {
 	case "integer", "number":
+		if typ == "integer" && p.Type == "integer" {
+			// Go code reads it into an int: one that does not fit is out
+			// of bounds, not a decoding error.
+			if _, err := strconv.ParseInt(string(raw), 10, strconv.IntSize); err != nil {
+				if bytes.HasPrefix(raw, []byte("-")) {
+					return problem{kind: tooSmall, param: name, want: strconv.Itoa(math.MinInt), got: got}, true
+				}
+				return problem{kind: tooLarge, param: name, want: strconv.Itoa(math.MaxInt), got: got}, true
+			}
+		}
 		v, _ := strconv.ParseFloat(string(raw), 64)
 		if p.Minimum != nil {
 			if lim, _ := p.Minimum.Float64(); v < lim {

@@ -20,7 +20,8 @@ var errStopWalk = errors.New("stop walk")
 // dir, in sorted path order (the order of the full path strings). It does not
 // follow symlinks (they are neither files nor folders here, so a link loop
 // cannot trap it), skips skipDirs and enters a folder only when enter says so.
-// Unreadable folders are skipped. fn may return errStopWalk.
+// Unreadable folders are skipped. fn may return errStopWalk. The context is
+// checked before every folder and every file.
 func walkFiles(ctx context.Context, fsys fs.FS, dir string, enter func(rel string) bool, fn func(rel string) error) error {
 	err := walkDir(ctx, fsys, dir, enter, fn)
 	if errors.Is(err, errStopWalk) {
@@ -49,6 +50,9 @@ func walkDir(ctx context.Context, fsys fs.FS, dir string, enter func(string) boo
 				return err
 			}
 		case e.Type().IsRegular():
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if err := fn(rel); err != nil {
 				return err
 			}

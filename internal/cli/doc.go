@@ -1,5 +1,6 @@
 // Package cli holds the agentvcr commands: run (the agent loop, offline
-// demo, replay, live and record), merge, tool and selftest.
+// demo, replay, live and record), merge, tool, selftest and conform (the
+// quirk catalog against any agent's command, through harness/conform).
 //
 // Main takes an Env (folder, environment, streams, colour, transport)
 // instead of reading the process's own, so the scenarios drive exactly what
@@ -8,6 +9,14 @@
 // here rather than in cmd/agentvcr because Go cannot import a main package.
 //
 // Exit codes: 0 success (a tool's failure result is a success: it was fed
-// back), 1 failure, 2 usage error. Errors go to stderr as one line that says
-// what to do; a replay miss keeps its diff.
+// back), 1 failure, 2 usage error, 130 or 143 when SIGINT or SIGTERM stopped
+// a run (signal.go: the first cancels it and its cleanup runs, a second
+// exits at once after removing the temporary folders; only the real process
+// handles signals, Env.HandleSignals). Errors go to stderr as one line that
+// says what to do; a replay miss keeps its diff. Everything a workspace or a
+// model wrote reaches the terminal through visible: control characters are
+// shown escaped, never raw.
+//
+// A live run goes through agent.LiveTransport with -header-timeout,
+// -idle-timeout and -retries, under the recorder when -record is given.
 package cli

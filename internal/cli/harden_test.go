@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +182,58 @@ func TestCardsEscapeControls(t *testing.T) {
 		if strings.Contains(stdout, raw) {
 			t.Errorf("stdout holds a raw %q:\n%q", raw, stdout)
 		}
+	}
+}
+
+// -record against a gateway that echoes the key back: escaped, URL-encoded
+// and base64 forms are redacted and the run succeeds with a clean cassette;
+// a key split across two stream deltas cannot be rewritten, so the run fails
+// and nothing is written.
+func TestRecordEchoedKey(t *testing.T) {
+	gw := gatewayFunc(t, func(w http.ResponseWriter, r *http.Request, _ <-chan struct{}) {
+		key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		w.Header().Set("Content-Type", "text/event-stream")
+		var content string
+		switch r.URL.Path {
+		case "/split/v1/chat/completions":
+			fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"key %s\"}}]}\n\n", key[:12])
+			content = key[12:]
+		case "/escaped/v1/chat/completions":
+			content = `\u0073` + key[1:]
+		case "/urlencoded/v1/chat/completions":
+			content = "https://x.test/?k=" + url.QueryEscape(key)
+		case "/base64/v1/chat/completions":
+			content = base64.StdEncoding.EncodeToString([]byte("me:" + key))
+		}
+		fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", content)
+	})
+	for _, form := range []string{"split", "escaped", "urlencoded", "base64"} {
+		t.Run(form, func(t *testing.T) {
+			dir := t.TempDir()
+			code, _, stderr := runIn(dir, map[string]string{"OPENAI_API_KEY": hardenKey},
+				"run", "-C", dir, "-model", "m", "-base-url", gw+"/"+form+"/v1", "-record", "rec.yaml", "hi")
+			data, readErr := os.ReadFile(filepath.Join(dir, "rec.yaml"))
+			if form == "split" {
+				want := "agentvcr run: cassette " + filepath.Join(dir, "rec.yaml") + ": secret 1 in interaction 1 response body (JSON text of $.choices[]#0.delta.content); nothing was written: secret found in the saved cassette\n"
+				if code != 1 || stderr != want {
+					t.Errorf("exit %d, stderr (-want +got):\n%s", code, cmp.Diff(want, stderr))
+				}
+				if readErr == nil {
+					t.Errorf("a cassette was written:\n%s", data)
+				}
+				return
+			}
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if readErr != nil {
+				t.Fatal(readErr)
+			}
+			for _, leak := range []string{hardenKey, hardenKey[3:], url.QueryEscape(hardenKey), `\u0073` + hardenKey[1:], base64.StdEncoding.EncodeToString([]byte("me:" + hardenKey))[4:30]} {
+				if strings.Contains(string(data), leak) {
+					t.Errorf("the cassette holds %q", leak)
+				}
+			}
+		})
 	}
 }

@@ -22,6 +22,10 @@ func Main(env Env, args []string) int {
 		return cmdSelftest(env, args[1:])
 	case "serve":
 		return cmdServe(env, args[1:])
+	case "record":
+		return cmdRecord(env, args[1:])
+	case "conform":
+		return cmdConform(env, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 		return 0
@@ -39,6 +43,8 @@ commands:
   tool      run one tool through the same entry the agent loop uses
   selftest  run the lesson's seven checks
   serve     serve cassettes as an OpenAI-compatible endpoint, with quirks and faults
+  record    a recording proxy: forward any agent's requests and save them as a cassette
+  conform   run the quirk catalog against any agent: agentvcr conform -- COMMAND
 
 Run 'agentvcr <command> -h' for a command's flags.
 `

@@ -80,7 +80,7 @@ func cmdMerge(env Env, args []string) int {
 		api = agent.DetectAPI(head)
 	}
 	turn, err := api.Merge(br)
-	if werr := agent.WriteSummary(stdout, turn, err); werr != nil {
+	if werr := writeSummary(stdout, turn, err); werr != nil {
 		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
 		return 1
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
 // TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
@@ -33,14 +36,10 @@ func TestMergeFixtures(t *testing.T) {
 	for _, args := range cases {
 		path := args[len(args)-1]
 		t.Run(strings.Join(args[1:len(args)-1], " ")+" "+strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
-			want, err := os.ReadFile(strings.TrimSuffix(path, ".sse") + ".golden.json")
-			if err != nil {
-				t.Fatal(err)
-			}
+			goldenFile := strings.TrimSuffix(path, ".sse") + ".golden.json"
 			code, stdout, stderr := Capture(Env{Dir: "."}, args...)
-			if diff := cmp.Diff(string(want), stdout); diff != "" {
-				t.Errorf("stdout mismatch (-want +got):\n%s", diff)
-			}
+			golden.Check(t, goldenFile, []byte(stdout))
+			want := []byte(stdout)
 			wantCode, wantStderr := 0, ""
 			if bytes.HasPrefix(want, []byte(`{"error":`)) {
 				wantCode = 1
@@ -52,6 +51,30 @@ func TestMergeFixtures(t *testing.T) {
 			if diff := cmp.Diff(wantStderr, stderr); diff != "" {
 				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
 			}
+		})
+	}
+}
+
+// TestMergeResponsesFixtures: every Responses stream fixture of package
+// agent merges to the summary in the golden beside it.
+func TestMergeResponsesFixtures(t *testing.T) {
+	files, err := filepath.Glob("../../agent/testdata/responses/*.sse")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Responses fixtures: %v", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			turn, err := agent.MergeResponsesStream(f)
+			var got bytes.Buffer
+			if werr := writeSummary(&got, turn, err); werr != nil {
+				t.Fatal(werr)
+			}
+			golden.Check(t, strings.TrimSuffix(path, ".sse")+".golden.json", got.Bytes())
 		})
 	}
 }

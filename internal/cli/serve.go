@@ -21,7 +21,7 @@ import (
 
 const serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
                       [-quirk Q] [-rechunk MODE -seed N] [-pace D] [-fault F]
-                      [-journal FILE] [-lang zh|en]
+                      [-journal FILE] [-lang zh|en] [-coalesce]
 
 Serves cassettes as an OpenAI-compatible endpoint (POST /v1/chat/completions,
 POST /v1/responses, GET /v1/models) until Ctrl-C. The first line on stdout is
@@ -70,6 +70,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		listen, match, quirk, rechunk, fault, lang string
 		journal                                    string
 		seed                                       int64
+		coalesce                                   bool
 		pace                                       time.Duration
 	)
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
@@ -79,6 +80,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	fl.StringVar(&rechunk, "rechunk", "whole", "write streams in `MODE` pieces: whole (event by event), bytes, boundaries or random")
 	fl.Int64Var(&seed, "seed", 1, "seed of -quirk and -rechunk random")
 	fl.DurationVar(&pace, "pace", 0, "pause `D` before each streamed event")
+	fl.BoolVar(&coalesce, "coalesce", false, "with no -pace or -rechunk, write each reply's events at once, without a flush between them (load tests)")
 	fl.StringVar(&fault, "fault", "", "break the replies with `FAULT`: KIND[:N][@TURN], see above")
 	fl.StringVar(&journal, "journal", "", "write each request and what answered it to `FILE` as JSON lines")
 	fl.StringVar(&lang, "lang", env.Getenv("AGENTVCR_LANG"), "`LANG` of the embedded cassettes: zh or en (default $AGENTVCR_LANG, else zh)")
@@ -99,7 +101,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return usage("%v", err)
 	}
-	router := &harness.CassetteRouter{Seed: seed, Pace: pace}
+	router := &harness.CassetteRouter{Seed: seed, Pace: pace, Coalesce: coalesce}
 	if router.Match, err = harness.ParseMatchMode(match); err != nil {
 		return usage("-match: %v", err)
 	}

@@ -1,57 +1,59 @@
-package agent
+package cli
 
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/agentvcr/agentvcr/agent"
 )
 
-// Summary is the one-line JSON view of a merged turn that `agentvcr merge`
+// summary is the one-line JSON view of a merged turn that `agentvcr merge`
 // prints: {"text","finish_reason","tool_turn","tool_calls":[{"id","name","arguments"}]}.
 // Members that only some turns have come last and only when not empty:
 // "warnings" (shapes the merger worked around) and then "thinking" (the
 // reasoning blocks, [{"type","text","signature","data"}], empty members left
 // out) after "tool_calls", and a call's "extra_content" after its
 // "arguments"; so a turn without them prints exactly as it always did.
-type Summary struct {
+type summary struct {
 	Text         string            `json:"text"`
 	FinishReason string            `json:"finish_reason"`
 	ToolTurn     bool              `json:"tool_turn"`
-	ToolCalls    []SummaryCall     `json:"tool_calls"`         // [] when none
+	ToolCalls    []summaryCall     `json:"tool_calls"`         // [] when none
 	Warnings     []string          `json:"warnings,omitempty"` // left out when none
-	Thinking     []SummaryThinking `json:"thinking,omitempty"` // left out when none
+	Thinking     []summaryThinking `json:"thinking,omitempty"` // left out when none
 }
 
-// SummaryThinking is one reasoning block in a Summary.
-type SummaryThinking struct {
+// summaryThinking is one reasoning block in a summary.
+type summaryThinking struct {
 	Type      string `json:"type"`
 	Text      string `json:"text,omitempty"`
 	Signature string `json:"signature,omitempty"`
 	Data      string `json:"data,omitempty"`
 }
 
-// SummaryCall is one call in a Summary.
-type SummaryCall struct {
+// summaryCall is one call in a summary.
+type summaryCall struct {
 	ID           string          `json:"id"`
 	Name         string          `json:"name"`
 	Arguments    string          `json:"arguments"`
 	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
-// Summary returns the turn's merge view.
-func (t *Turn) Summary() Summary {
-	s := Summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []SummaryCall{}, Warnings: t.Warnings}
+// summarize returns the turn's merge view.
+func summarize(t *agent.Turn) summary {
+	s := summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []summaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
-		s.ToolCalls = append(s.ToolCalls, SummaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
+		s.ToolCalls = append(s.ToolCalls, summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
 	}
 	for _, th := range t.Thinking {
-		s.Thinking = append(s.Thinking, SummaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
+		s.Thinking = append(s.Thinking, summaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
 	}
 	return s
 }
 
-// WriteSummary writes the merge command's output line: the turn's Summary,
+// writeSummary writes the merge command's output line: the turn's summary,
 // or {"error":"…"} when err is not nil. HTML characters are not escaped.
-func WriteSummary(w io.Writer, t *Turn, err error) error {
+func writeSummary(w io.Writer, t *agent.Turn, err error) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err != nil {
@@ -59,5 +61,5 @@ func WriteSummary(w io.Writer, t *Turn, err error) error {
 			Error string `json:"error"`
 		}{err.Error()})
 	}
-	return enc.Encode(t.Summary())
+	return enc.Encode(summarize(t))
 }

@@ -1,0 +1,126 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness/conform"
+	"github.com/agentvcr/agentvcr/internal/cli"
+)
+
+// The checked-in files are what the generator writes, and nothing else
+// lives in the folder.
+func TestCatalogDoesNotDrift(t *testing.T) {
+	want, err := conform.CatalogFiles(conform.AgentvcrTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range want {
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Errorf("%v: run go generate ./catalog", err)
+			continue
+		}
+		if !bytes.Equal(got, data) {
+			t.Errorf("%s differs from what the generator writes: run go generate ./catalog\n%s", name, cmp.Diff(string(data), string(got)))
+		}
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if _, ok := want[name]; !ok && !slices.Contains([]string{"README.md", "doc.go", "catalog_test.go"}, name) {
+			t.Errorf("%s is not generated: remove it", name)
+		}
+	}
+}
+
+// Every benign case merges into the clean turn: same text, calls, names and
+// arguments; ids too unless the stream dropped them. Broken cases are an
+// error.
+func TestCatalogMergesAgreeWithTheCleanTurn(t *testing.T) {
+	var cases []conform.CatalogEntry
+	readJSON(t, "cases.json", &cases)
+	var clean conform.Merged
+	readJSON(t, "clean.json", &clean)
+	if len(clean.ToolCalls) != 2 {
+		t.Fatalf("the clean turn has %d calls, want 2", len(clean.ToolCalls))
+	}
+	var ids []string
+	for _, c := range cases {
+		ids = append(ids, c.ID)
+		var m conform.Merged
+		readJSON(t, c.ID+".json", &m)
+		want := clean
+		switch c.Expect {
+		case "error":
+			if m.Error == "" || m.ToolCalls != nil {
+				t.Errorf("%s: %+v, want only an error", c.ID, m)
+			}
+			continue
+		case "bad_args":
+			want.ToolCalls = slices.Clone(clean.ToolCalls)
+			want.ToolCalls[0].Arguments = m.ToolCalls[0].Arguments
+			if json.Valid([]byte(m.ToolCalls[0].Arguments)) {
+				t.Errorf("%s: the first call's arguments are valid JSON", c.ID)
+			}
+		}
+		if c.DropsIDs {
+			want.ToolCalls = slices.Clone(want.ToolCalls)
+			for i := range want.ToolCalls {
+				want.ToolCalls[i].ID = m.ToolCalls[i].ID
+			}
+		}
+		if c.ID == "finish_stop" {
+			want.FinishReason = "stop"
+		}
+		if diff := cmp.Diff(want, m); diff != "" {
+			t.Errorf("%s merges otherwise than the clean turn (-want +got):\n%s", c.ID, diff)
+		}
+	}
+	want := []string{"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",
+		"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",
+		"comments", "no_done", "bad_args", "midstream_error", "truncated"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("cases.json (-want +got):\n%s", diff)
+	}
+}
+
+func readJSON(t *testing.T, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Clean(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// Each <id>.json is what `agentvcr merge <id>.sse` prints, read as JSON.
+func TestCatalogIsWhatMergePrints(t *testing.T) {
+	var cases []conform.CatalogEntry
+	readJSON(t, "cases.json", &cases)
+	for _, c := range cases {
+		code, stdout, _ := cli.Capture(cli.Env{Dir: "."}, "merge", c.ID+".sse")
+		var got, want conform.Merged
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("%s: merge printed %q: %v", c.ID, stdout, err)
+		}
+		readJSON(t, c.ID+".json", &want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: merge (-file +printed):\n%s", c.ID, diff)
+		}
+		if wantCode := map[bool]int{true: 1, false: 0}[c.Expect == "error"]; code != wantCode {
+			t.Errorf("%s: merge exit %d, want %d", c.ID, code, wantCode)
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/demo"
+	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/internal/cli"
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+// asAgentvcr makes the test binary run agentvcr itself when set: conform
+// needs a command to run, and this one is the binary under test.
+const asAgentvcr = "AGENTVCR_TEST_RUN_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asAgentvcr) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// ownAgent returns the command line of agentvcr's own agent, live, on a
+// fresh sandbox, and sets the variable that makes the test binary agentvcr.
+func ownAgent(t *testing.T, extra ...string) []string {
+	t.Helper()
+	ws := t.TempDir()
+	if err := demo.WriteSandbox(ws); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(asAgentvcr, "1")
+	return append([]string{"--", exe, "run", "-model", "conform", "-C", ws}, extra...)
+}
+
+// conform runs agentvcr conform in the test process.
+func conform(args ...string) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	env := cli.ProcessEnv()
+	env.Stdout, env.Stderr = &out, &errs
+	code = cli.Main(env, append([]string{"conform"}, args...))
+	return code, out.String(), errs.String()
+}
+
+// The baseline's two ways to fail a run: a failure it does not list, and an
+// entry whose case passes. The reports are written either way.
+func TestConformExitStatusAndReports(t *testing.T) {
+	dir := t.TempDir()
+	baseline := filepath.Join(dir, "baseline")
+	os.WriteFile(baseline, []byte("truncated # cut streams were once taken for finished turns\n"), 0o644)
+	code, stdout, stderr := conform(append([]string{"-case", "clean,truncated", "-baseline", baseline,
+		"-json", filepath.Join(dir, "report.json"), "-junit", filepath.Join(dir, "report.xml"), "-out", filepath.Join(dir, "out")},
+		ownAgent(t)...)...)
+	wantErr := "agentvcr conform: the baseline lists cases that now pass: truncated (remove them from " + baseline + ")\n"
+	if code != 1 || stderr != wantErr || !strings.Contains(stdout, "2 cases: 2 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
+		t.Errorf("stale baseline: exit %d\nstderr %q\nwant   %q\n%s", code, stderr, wantErr, stdout)
+	}
+	var checks []struct{ ID, Status string }
+	data, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err := json.Unmarshal(data, &checks); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]struct{ ID, Status string }{{"clean", "SUCCESS"}, {"truncated", "SUCCESS"}}, checks); diff != "" {
+		t.Errorf("report.json (-want +got):\n%s", diff)
+	}
+	if xml, _ := os.ReadFile(filepath.Join(dir, "report.xml")); !bytes.Contains(xml, []byte(`<testsuites name="agentvcr conform" tests="2" failures="0" skipped="0">`)) {
+		t.Errorf("report.xml:\n%s", xml)
+	}
+	// -out keeps each case's output and requests: clean sent two, the
+	// second carrying the probe's two calls and their results.
+	second, err := os.ReadFile(filepath.Join(dir, "out", "clean", "request-2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(second, []byte(`"role":"tool"`)); n != 2 {
+		t.Errorf("clean/request-2.json has %d tool messages, want 2:\n%s", n, second)
+	}
+	stderrOut, _ := os.ReadFile(filepath.Join(dir, "out", "truncated", "stderr"))
+	if want := "agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE]\n"; string(stderrOut) != want {
+		t.Errorf("truncated/stderr = %q, want %q", stderrOut, want)
+	}
+
+	// An agent that stops after one request never answers the calls.
+	code, stdout, stderr = conform(append([]string{"-case", "clean"}, ownAgent(t, "-max-turns", "1")...)...)
+	wantErr = "agentvcr conform: failed, and not in the baseline: clean (fix the agent, or list them in a -baseline file)\n"
+	if code != 1 || stderr != wantErr || !strings.Contains(stdout, "the agent never sent the tool results: 1 request, exit 1 (stderr: agentvcr run: agent: turn limit of 1 reached without a final answer") {
+		t.Errorf("unexpected failure: exit %d\nstderr %q\nwant   %q\n%s", code, stderr, wantErr, stdout)
+	}
+}
+
+// Recorded mode on agentvcr's own cassettes: the agent sends what it sent
+// when they were recorded, and the same under every benign quirk.
+func TestConformOwnAgentRecorded(t *testing.T) {
+	for _, name := range []string{"parallel", "demo"} {
+		args := ownAgent(t)
+		args[4] = name // -model
+		code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join("..", "..", "cassettes", name+".yaml"), "-p", "8"}, args...)...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
+		}
+		want := map[string]string{"parallel": "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+			"demo": "15 cases: 13 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+		if !strings.Contains(stdout, want) {
+			t.Errorf("%s: want %q in\n%s", name, want, stdout)
+		}
+	}
+}
+
+// Conform of agentvcr's own agent, live against each case's URL, over the
+// whole catalog with an empty baseline: every case passes. The idle
+// timeout is short so the stall case ends in a second.
+func TestConformOwnAgentWholeCatalog(t *testing.T) {
+	dir := t.TempDir()
+	baseline, report := filepath.Join(dir, "baseline"), filepath.Join(dir, "report.json")
+	if err := os.WriteFile(baseline, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := conform(append([]string{"-baseline", baseline, "-json", report, "-timeout", "20s"}, ownAgent(t, "-idle-timeout", "2s")...)...)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if want := "22 cases: 22 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
+		t.Errorf("want %q in\n%s", want, stdout)
+	}
+	var checks []struct{ ID, Details string }
+	data, _ := os.ReadFile(report)
+	if err := json.Unmarshal(data, &checks); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range checks {
+		got[c.ID] = c.Details
+	}
+	want := map[string]string{
+		"clean":           "2 calls re-sent and answered; exit 0",
+		"ids_dropped":     "2 calls re-sent and answered; exit 0",
+		"truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE])",
+		"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
+		"fault_429":       "retried and finished (3 requests)",
+		"fault_500":       "retried and finished (3 requests)",
+		"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+		"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: details %q\nwant %q", id, got[id], w)
+		}
+	}
+}
+
+// The documented recorded-mode workflow: agentvcr record in front of a
+// gateway (the scripted one), our agent through it, then conform replays
+// the recording to the agent, clean and under every benign quirk.
+func TestConformRecordedThroughRecord(t *testing.T) {
+	const key = "sk-test-conform-record-0123456789"
+	gw, stopGW := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+	defer stopGW()
+	dir := t.TempDir()
+	if err := demo.WriteSandbox(dir); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var recErr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Record(ctx, cli.Env{Dir: dir, Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: pw, Stderr: &recErr},
+			[]string{"-upstream", gw, "-o", "rec.yaml"})
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	base, ok := strings.CutPrefix(strings.TrimSpace(first), "OPENAI_BASE_URL=")
+	if err != nil || !ok {
+		t.Fatalf("record's first line %q: %v", first, err)
+	}
+	go io.Copy(io.Discard, pr)
+	vars := map[string]string{"OPENAI_API_KEY": key}
+	if code, _, stderr := cli.Capture(cli.Env{Dir: dir, Getenv: func(k string) string { return vars[k] }}, "run", "-base-url", base, "-model", demo.ScriptParallel); code != 0 {
+		t.Fatalf("run through record: exit %d: %s", code, stderr)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("record: exit %d: %s", code, recErr.String())
+	}
+	args := ownAgent(t)
+	args[4] = demo.ScriptParallel // -model
+	args[6] = dir                 // -C: the workspace it was recorded on
+	code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join(dir, "rec.yaml")}, args...)...)
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,218 @@
+package conform
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentvcr/agentvcr/agent"
+)
+
+// The purpose-built agents: the test binary re-executed with
+// CONFORM_TEST_AGENT set to one of these modes plays a small agent that
+// offers read_file, grep and write_file, and follows conform's turns.
+const (
+	agentGood       = "good"       // merges like our accumulator; waits out a 429 once
+	agentPositional = "positional" // keeps calls in a slice indexed by the stream's index
+	agentDropsTrunc = "dropstrunc" // takes a stream cut short for a finished turn
+	agentTwice      = "twice"      // answers every call twice
+	agentExit       = "exit"       // exits 3 at once
+	agentSilent     = "silent"     // exits 0 without calling the server
+	agentHang       = "hang"       // sleeps without calling the server
+	agentWriter     = "writer"     // offers only write_file
+	agentDated      = "dated"      // a good agent whose system prompt carries the time
+	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
+	agentWrongPath  = "wrongpath"  // posts to /completions (the legacy endpoint) under the base URL
+	agentEager      = "eager"      // a good agent that retries a 429 at once
+	agentPatient    = "patient"    // a good agent that waits for a stream forever
+)
+
+const agentModeEnv = "CONFORM_TEST_AGENT"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(agentModeEnv); mode != "" {
+		os.Exit(testAgent(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// testAgentCommand runs this test binary as the agent of mode.
+func testAgentCommand(t *testing.T, mode string) Command {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Command{Path: exe, Env: append(os.Environ(), agentModeEnv+"="+mode)}
+}
+
+var testTools = json.RawMessage(`[
+ {"type":"function","function":{"name":"write_file","parameters":{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}}},
+ {"type":"function","function":{"name":"read_file","parameters":{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}},
+ {"type":"function","function":{"name":"grep","parameters":{"type":"object","properties":{"pattern":{"type":"string"},"glob":{"type":"string"}},"required":["pattern"]}}}
+]`)
+
+func testAgent(mode string) int {
+	switch mode {
+	case agentExit:
+		fmt.Fprintln(os.Stderr, "test agent: giving up at once")
+		return 3
+	case agentSilent:
+		return 0
+	case agentHang:
+		time.Sleep(time.Hour)
+		return 0
+	}
+	tools := testTools
+	if mode == agentWriter {
+		tools = json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}},{"type":"function","function":{"name":"run_shell","parameters":{"type":"object"}}}]`)
+	}
+	client := &http.Client{Timeout: slow * 3 * time.Second}
+	if mode == agentPatient {
+		client.Timeout = 0
+	}
+	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
+	if mode == agentWrongPath {
+		url = strings.TrimSuffix(url, "/chat/completions") + "/completions"
+	}
+	system := "You are a test agent."
+	if mode == agentDated {
+		system += " Now: " + time.Now().Format(time.RFC3339Nano)
+	}
+	msgs := []agent.Message{{Role: "system", Content: system}, {Role: "user", Content: "look around"}}
+	for range 4 {
+		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": mode != agentNoStream})
+		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
+		if err == nil && resp.StatusCode == http.StatusTooManyRequests && (mode == agentGood || mode == agentEager) {
+			resp.Body.Close()
+			if mode == agentGood {
+				secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+				time.Sleep(time.Duration(secs) * time.Second)
+			}
+			resp, err = client.Post(url, "application/json", bytes.NewReader(body))
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test agent:", err)
+			return 1
+		}
+		if resp.StatusCode != http.StatusOK {
+			fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+			return 1
+		}
+		var turn *agent.Turn
+		if mode == agentPositional {
+			turn, err = positionalMerge(resp.Body)
+		} else {
+			turn, err = agent.MergeStream(resp.Body)
+		}
+		resp.Body.Close()
+		if mode == agentDropsTrunc && errors.Is(err, agent.ErrTruncatedStream) {
+			err = nil
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test agent:", err)
+			return 1
+		}
+		if len(turn.ToolCalls) == 0 {
+			fmt.Println(turn.Text)
+			return 0
+		}
+		msgs = append(msgs, agent.Message{Role: "assistant", Content: turn.Text, ToolCalls: turn.ToolCalls})
+		for _, c := range turn.ToolCalls {
+			msgs = append(msgs, agent.Message{Role: "tool", ToolCallID: c.ID, Content: "ok " + c.Function.Name})
+			if mode == agentTwice {
+				msgs = append(msgs, agent.Message{Role: "tool", ToolCallID: c.ID, Content: "ok again"})
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	return 1
+}
+
+// positionalMerge is the bug this agent is built around: calls live in a
+// slice at the position the stream's index names (a missing index is 0),
+// so an index from 1 leaves a hole, -1 panics and shared indexes merge
+// calls. Otherwise it is careful: ids it must make up are call_<position>,
+// a stream error or a cut stream is an error.
+func positionalMerge(r io.Reader) (*agent.Turn, error) {
+	var turn agent.Turn
+	var calls []agent.ToolCall
+	finished := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(strings.TrimSuffix(sc.Text(), "\r"), "data:")
+		data = strings.TrimSpace(data)
+		if !ok || data == "" {
+			continue
+		}
+		if data == "[DONE]" {
+			finished = true
+			break
+		}
+		var chunk struct {
+			Error   json.RawMessage `json:"error"`
+			Choices []struct {
+				Delta struct {
+					Content   string `json:"content"`
+					ToolCalls []struct {
+						Index    int    `json:"index"`
+						ID       string `json:"id"`
+						Function struct {
+							Name      string `json:"name"`
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+				FinishReason string `json:"finish_reason"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
+			return nil, err
+		}
+		if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
+			return nil, fmt.Errorf("stream error: %s", chunk.Error)
+		}
+		for _, ch := range chunk.Choices {
+			turn.Text += ch.Delta.Content
+			if ch.FinishReason != "" {
+				finished = true
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				for len(calls) <= tc.Index {
+					calls = append(calls, agent.ToolCall{Type: "function"})
+				}
+				c := &calls[tc.Index]
+				if c.ID == "" {
+					c.ID = tc.ID
+				}
+				if c.Function.Name == "" {
+					c.Function.Name = tc.Function.Name
+				}
+				c.Function.Arguments += tc.Function.Arguments
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if !finished {
+		return nil, agent.ErrTruncatedStream
+	}
+	for i := range calls {
+		if calls[i].ID == "" {
+			calls[i].ID = fmt.Sprintf("call_%d", i)
+		}
+	}
+	turn.ToolCalls = calls
+	return &turn, nil
+}

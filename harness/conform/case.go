@@ -1,0 +1,138 @@
+package conform
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// ErrUnknownCase is returned for a case name that is not in the catalog.
+var ErrUnknownCase = errors.New("unknown case")
+
+// A Tier groups cases that are reported apart.
+type Tier string
+
+// Tiers: stream shapes (the quirk catalog and broken streams), transport
+// faults, and the recorded mode's replays.
+const (
+	TierQuirk    Tier = "quirk"
+	TierFault    Tier = "fault"
+	TierRecorded Tier = "recorded"
+)
+
+// An Expect says what a correct agent does in a case.
+type Expect int
+
+const (
+	// ExpectSame: the stream merges into the clean turn; the agent answers
+	// every call and finishes with exit 0.
+	ExpectSame Expect = iota
+	// ExpectBadArgs: as ExpectSame, except that the first call's arguments
+	// are not valid JSON (so they are not compared).
+	ExpectBadArgs
+	// ExpectBroken: the stream breaks in the middle of the tool turn, on
+	// every attempt; nothing of it may be sent on, and the agent must not
+	// exit 0.
+	ExpectBroken
+	// ExpectFault: the first attempt meets a transport fault, later ones the
+	// clean turn; the agent may give up (exit non-zero) or retry and finish.
+	ExpectFault
+)
+
+// Faults conform serves, on a case's first request only.
+const (
+	Fault429   = "429"   // HTTP 429 with Retry-After
+	Fault500   = "500"   // HTTP 500
+	FaultStall = "stall" // headers and a few events, then silence
+	FaultReset = "reset" // the connection closed after a few events
+)
+
+// A Case is one way the clean conversation is served.
+type Case struct {
+	ID     string
+	Tier   Tier
+	Expect Expect
+	// Source is where the shape was seen (issue numbers), for the reports.
+	Source string
+	// Doc says in one line what the case serves.
+	Doc string
+	// DropsIDs: the stream carries no call ids; the agent makes its own.
+	DropsIDs bool
+	// Transform rewrites an SSE body (the quirk, or the broken stream); nil
+	// serves the clean stream.
+	Transform func(body []byte, seed int64) ([]byte, error)
+	// ToolTurnOnly applies Transform to the tool turn only (broken streams);
+	// otherwise it applies to every turn, as the quirks do.
+	ToolTurnOnly bool
+	// Fault is served instead of the first attempt's answer ("" for none).
+	Fault string
+}
+
+// sourceRe finds the last parenthesized part of a quirk's Doc.
+var sourceRe = regexp.MustCompile(`\(([^()]*)\)\s*$`)
+
+// Cases returns the catalog in report order: the clean turn, every
+// chat-completions (or format-free) quirk of harness.Quirks, the two broken
+// streams, then the faults.
+func Cases() []Case {
+	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
+	for _, q := range harness.Quirks() {
+		if q.API != "" && q.API != agent.ChatCompletions.Name {
+			continue // conform speaks chat completions; the Responses quirks are not its cases yet
+		}
+		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
+		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
+			c.Source = m[1]
+		}
+		if !q.Benign {
+			c.Expect = ExpectBadArgs
+		}
+		cases = append(cases, c)
+	}
+	cases = append(cases,
+		Case{ID: "midstream_error", Tier: TierQuirk, Expect: ExpectBroken, ToolTurnOnly: true, Transform: midstreamError,
+			Source: "OpenRouter docs, langchainjs #11579",
+			Doc:    "an error chunk (finish_reason \"error\") after the first call and half the second, then the end"},
+		Case{ID: "truncated", Tier: TierQuirk, Expect: ExpectBroken, ToolTurnOnly: true, Transform: truncate,
+			Source: "vercel/ai #19165",
+			Doc:    "the stream ends in the middle of the second call: no finish_reason, no [DONE]"},
+		Case{ID: "fault_429", Tier: TierFault, Expect: ExpectFault, Fault: Fault429,
+			Source: "-", Doc: "HTTP 429 with Retry-After: 1 on the first request, then the clean turn"},
+		Case{ID: "fault_500", Tier: TierFault, Expect: ExpectFault, Fault: Fault500,
+			Source: "-", Doc: "HTTP 500 on the first request, then the clean turn"},
+		Case{ID: "fault_stall", Tier: TierFault, Expect: ExpectFault, Fault: FaultStall,
+			Source: "-", Doc: "the first stream stops after a few events and stays open: the agent must give up within -timeout"},
+		Case{ID: "fault_reset", Tier: TierFault, Expect: ExpectFault, Fault: FaultReset,
+			Source: "-", Doc: "the first stream's connection is closed after a few events, then the clean turn"},
+	)
+	return cases
+}
+
+// SelectCases returns the cases named (all of them when names is empty), in
+// catalog order.
+func SelectCases(all []Case, names []string) ([]Case, error) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	var ids []string
+	for _, c := range all {
+		ids = append(ids, c.ID)
+	}
+	for _, n := range names {
+		if !slices.Contains(ids, n) {
+			return nil, fmt.Errorf("%w %q: the cases are %s", ErrUnknownCase, n, strings.Join(ids, ", "))
+		}
+	}
+	var out []Case
+	for _, c := range all {
+		if slices.Contains(names, c.ID) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

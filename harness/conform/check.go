@@ -1,0 +1,350 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A Status is a case's verdict, in the words of MCP's conformance checks.
+type Status string
+
+// Statuses.
+const (
+	Success Status = "SUCCESS"
+	Failure Status = "FAILURE"
+	Warning Status = "WARNING"
+	Skipped Status = "SKIPPED"
+)
+
+// A received request: its body read in the case's format, when it reads.
+type received struct {
+	req Request
+	err error         // the body did not read
+	at  time.Duration // since the agent started
+}
+
+// outcome is what conform saw of one case's run.
+type outcome struct {
+	requests []received
+	exitCode int
+	startErr error // the command did not start
+	timedOut bool  // killed at -timeout
+	stderr   []byte
+	timeout  time.Duration
+}
+
+// A verdict is a case's status with one line of details and, for a failure
+// found in a request, the first difference as a diff (-want +got).
+type verdict struct {
+	status  Status
+	details string
+	diff    string
+}
+
+func fail(format string, args ...any) verdict {
+	return verdict{status: Failure, details: fmt.Sprintf(format, args...)}
+}
+
+// checkStart fails a case whose agent did not start, sent nothing, or sent
+// something conform cannot read. ok is true when the checks can go on.
+func checkStart(o outcome) (verdict, bool) {
+	switch {
+	case o.startErr != nil:
+		return fail("the command did not start: %v", o.startErr), false
+	case len(o.requests) == 0 && o.timedOut:
+		return fail("the agent sent no request and was still running after -timeout %s: killed%s", o.timeout, lastLine(o.stderr)), false
+	case len(o.requests) == 0:
+		return fail("the agent exited with code %d without sending a request to the case's URL%s", o.exitCode, lastLine(o.stderr)), false
+	}
+	for i, r := range o.requests {
+		switch {
+		case r.err != nil:
+			return fail("request %d: %v", i+1, r.err), false
+		case !r.req.Streams:
+			return fail("request %d does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on", i+1), false
+		}
+	}
+	return verdict{}, true
+}
+
+// lastLine is ": " and the last non-empty line of the agent's stderr, cut
+// to 200 bytes, or "".
+func lastLine(stderr []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
+		return ""
+	}
+	if len(last) > 200 {
+		last = last[:200] + "…"
+	}
+	return " (stderr: " + last + ")"
+}
+
+// checkProbe judges a probe-mode case from what the agent sent and how it
+// ended; want is the tool turn's merged calls.
+func checkProbe(c Case, want []Call, o outcome) verdict {
+	if v, ok := checkStart(o); !ok {
+		return v
+	}
+	switch c.Expect {
+	case ExpectBroken:
+		return checkBroken(o)
+	case ExpectFault:
+		return checkFault(c, want, o)
+	}
+	if v, ok := checkFollowUps(c, want, o); !ok {
+		return v
+	}
+	switch {
+	case o.timedOut:
+		return fail("the agent got the conclusion but was still running after -timeout %s: killed", o.timeout)
+	case o.exitCode != 0:
+		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, lastLine(o.stderr))
+	}
+	return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}
+}
+
+// checkFollowUps checks every request that carries the tool turn: its first
+// assistant message re-sends the merged calls, each answered by exactly one
+// tool message before any other message, with the same ids in every later
+// request. It fails when no request carries the tool turn.
+func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
+	var ids []string
+	seen := false
+	for n, r := range o.requests {
+		a := firstAssistant(r.req)
+		if a < 0 {
+			continue
+		}
+		if v, ok := checkAnswered(c, want, r.req, a, n+1); !ok {
+			return v, false
+		}
+		got := callIDs(r.req.Messages[a].Calls)
+		if seen && !slicesEqual(ids, got) {
+			return verdict{status: Failure, details: fmt.Sprintf("request %d re-sends the calls under other ids", n+1),
+				diff: cmp.Diff(ids, got)}, false
+		}
+		ids, seen = got, true
+	}
+	if !seen {
+		if o.timedOut {
+			return fail("the agent never sent the tool results and was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request")), false
+		}
+		return fail("the agent never sent the tool results: %s, exit %d%s", count(len(o.requests), "request"), o.exitCode, lastLine(o.stderr)), false
+	}
+	return verdict{}, true
+}
+
+func firstAssistant(r Request) int {
+	for i, m := range r.Messages {
+		if m.Role == "assistant" {
+			return i
+		}
+	}
+	return -1
+}
+
+func callIDs(calls []Call) []string {
+	ids := make([]string, len(calls))
+	for i, c := range calls {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+func slicesEqual(a, b []string) bool {
+	return len(a) == len(b) && strings.Join(a, "\x00") == strings.Join(b, "\x00")
+}
+
+// callView is a call as the checks compare it: arguments as canonical JSON
+// (as sent when they are not JSON), the id only when the stream carried it.
+type callView struct {
+	ID        string `json:",omitempty"`
+	Name      string
+	Arguments string
+}
+
+func views(calls []Call, withIDs bool, skipArgs int) []callView {
+	out := make([]callView, len(calls))
+	for i, c := range calls {
+		out[i] = callView{Name: c.Name, Arguments: canonicalArgs(c.Arguments)}
+		if withIDs {
+			out[i].ID = c.ID
+		}
+		if i == skipArgs {
+			out[i].Arguments = "(not compared)"
+		}
+	}
+	return out
+}
+
+// canonicalArgs is arguments as compact JSON with sorted keys, or the text as
+// sent when it is not JSON.
+func canonicalArgs(s string) string {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || dec.More() {
+		return s
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v) // a decoded value always encodes; maps are written with sorted keys
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// checkAnswered checks the assistant message at a of request n.
+func checkAnswered(c Case, want []Call, r Request, a, n int) (verdict, bool) {
+	got := r.Messages[a].Calls
+	skip := -1
+	if c.Expect == ExpectBadArgs {
+		skip = 0
+	}
+	withIDs := !c.DropsIDs
+	if d := cmp.Diff(views(want, withIDs, skip), views(got, withIDs, skip)); d != "" {
+		return verdict{status: Failure, details: fmt.Sprintf("request %d: the assistant message does not re-send the merged calls", n), diff: d}, false
+	}
+	pending := map[string]bool{}
+	for i, call := range got {
+		if call.ID == "" {
+			return fail("request %d: call %d (%s) has an empty id", n, i+1, call.Name), false
+		}
+		if _, dup := pending[call.ID]; dup {
+			return fail("request %d: two calls share the id %q", n, call.ID), false
+		}
+		pending[call.ID] = false
+	}
+	j := a + 1
+	for ; j < len(r.Messages) && r.Messages[j].Role == "tool"; j++ {
+		id := r.Messages[j].CallID
+		answered, ok := pending[id]
+		switch {
+		case !ok:
+			return fail("request %d: message %d answers %q, which is no call of the assistant message", n, j+1, id), false
+		case answered:
+			return fail("request %d: call %q is answered twice (message %d)", n, id, j+1), false
+		}
+		pending[id] = true
+	}
+	for _, call := range got {
+		if !pending[call.ID] {
+			next := "the end of the messages"
+			if j < len(r.Messages) {
+				next = fmt.Sprintf("message %d (%s)", j+1, r.Messages[j].Role)
+			}
+			return fail("request %d: call %q (%s) has no tool message before %s", n, call.ID, call.Name, next), false
+		}
+	}
+	return verdict{}, true
+}
+
+// checkBroken: no request may carry an assistant or tool message the first
+// request did not (a retry of the same request is fine), and the agent must
+// not exit 0.
+func checkBroken(o outcome) verdict {
+	base := o.requests[0].req.Messages
+	for n, r := range o.requests[1:] {
+		if extra := sentOn(base, r.req.Messages); extra != "" {
+			return verdict{status: Failure, details: fmt.Sprintf("request %d sends on the broken turn: %s", n+2, extra),
+				diff: cmp.Diff(messageViews(base), messageViews(r.req.Messages))}
+		}
+	}
+	switch {
+	case o.timedOut:
+		return fail("the agent was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request"))
+	case o.exitCode == 0:
+		return fail("the agent exited 0 after a broken stream, as if the turn were complete (%s)", count(len(o.requests), "request"))
+	}
+	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d after %s%s", o.exitCode, count(len(o.requests), "attempt"), lastLine(o.stderr))}
+}
+
+// sentOn names the first assistant or tool message of msgs beyond those of
+// base, or "".
+func sentOn(base, msgs []Message) string {
+	count := func(ms []Message, role string) int {
+		n := 0
+		for _, m := range ms {
+			if m.Role == role {
+				n++
+			}
+		}
+		return n
+	}
+	for _, role := range []string{"assistant", "tool"} {
+		if count(msgs, role) > count(base, role) {
+			return "it carries a new " + role + " message"
+		}
+	}
+	return ""
+}
+
+type messageView struct {
+	Role   string
+	Text   string     `json:",omitempty"`
+	Calls  []callView `json:",omitempty"`
+	CallID string     `json:",omitempty"`
+}
+
+func messageViews(ms []Message) []messageView {
+	out := make([]messageView, len(ms))
+	for i, m := range ms {
+		out[i] = messageView{Role: m.Role, Text: m.Text, CallID: m.CallID}
+		if len(m.Calls) > 0 {
+			out[i].Calls = views(m.Calls, true, -1)
+		}
+	}
+	return out
+}
+
+// checkFault: the first attempt met a fault, later ones the clean turn. The
+// agent may give up (exit non-zero) or retry and finish; it must not send on
+// what the fault cut, exit 0 without finishing, or hang.
+func checkFault(c Case, want []Call, o outcome) verdict {
+	followUp := false
+	for _, r := range o.requests {
+		if firstAssistant(r.req) >= 0 {
+			followUp = true
+		}
+	}
+	if followUp {
+		if v, ok := checkFollowUps(c, want, o); !ok {
+			return v
+		}
+	}
+	retried := len(o.requests) > 1 && firstAssistant(o.requests[1].req) < 0
+	switch {
+	case o.timedOut && c.Fault == FaultStall:
+		return fail("the agent did not give up on a stalled stream within -timeout %s: killed", o.timeout)
+	case o.timedOut:
+		return fail("the agent was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request"))
+	case o.exitCode == 0 && !followUp:
+		return fail("the agent exited 0 after the %s fault without finishing the conversation (%s)", c.Fault, count(len(o.requests), "request"))
+	case o.exitCode != 0 && followUp:
+		return fail("the agent sent the tool results but exited with code %d%s", o.exitCode, lastLine(o.stderr))
+	case c.Fault == Fault429 && retried && o.requests[1].at-o.requests[0].at < retryAfter:
+		return verdict{status: Warning, details: fmt.Sprintf("retried %s after the 429, before its Retry-After: %d", (o.requests[1].at - o.requests[0].at).Round(time.Millisecond), int(retryAfter/time.Second))}
+	case c.Fault == Fault429 && !retried:
+		return verdict{status: Warning, details: fmt.Sprintf("gave up on a 429 with Retry-After: %d (exit %d) instead of waiting and retrying%s", int(retryAfter/time.Second), o.exitCode, lastLine(o.stderr))}
+	case followUp:
+		return verdict{status: Success, details: fmt.Sprintf("retried and finished (%s)", count(len(o.requests), "request"))}
+	}
+	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d%s", o.exitCode, lastLine(o.stderr))}
+}
+
+// retryAfter is the Retry-After of fault_429.
+const retryAfter = time.Second
+
+// count is "1 request", "2 requests".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,93 @@
+package conform
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// A conversation is the model's side that a case serves: the clean SSE body
+// of each turn. Turn N answers the request that carries N assistant
+// messages.
+type conversation struct {
+	turns [][]byte
+	// clamp answers a request past the last turn with the last one (the
+	// probe's conclusion); otherwise such a request is a miss.
+	clamp bool
+	// want is the tool turn's calls as a correct accumulator merges them
+	// (probe mode).
+	want []Call
+}
+
+// probeScript names the probe's stream ids ("chatcmpl-conform-1").
+const probeScript = "conform"
+
+// probeConversation builds the probe's two turns from the agent's first
+// request: one text piece and the picked calls in parallel, then a short
+// conclusion.
+func probeConversation(first Request, specs []CallSpec) (*conversation, error) {
+	calls, err := ProbeCalls(first.Tools, specs)
+	if err != nil {
+		return nil, err
+	}
+	reply := harness.Reply{Text: probeText}
+	for _, c := range calls {
+		reply.Calls = append(reply.Calls, harness.ScriptCall{Name: c.Name, Arguments: c.Arguments})
+	}
+	model := first.Model
+	if model == "" {
+		model = "conform"
+	}
+	tool := []byte(strings.Join(harness.StreamReply(model, probeScript, 0, reply), ""))
+	end := []byte(strings.Join(harness.StreamReply(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
+	turn, err := agent.MergeStream(bytes.NewReader(tool))
+	if err != nil {
+		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
+	}
+	conv := &conversation{turns: [][]byte{tool, end}, clamp: true}
+	for _, c := range turn.ToolCalls {
+		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	return conv, nil
+}
+
+// served is what conform serves for one request: an SSE body, or a fault
+// in its place, or an HTTP error (a request past the conversation).
+type served struct {
+	Body   []byte
+	Fault  string // one of the Fault constants, "" for none
+	Status int    // an HTTP error status; 0 serves Body
+	Error  string // the error message with Status
+}
+
+// answer is the case's answer to a request asking for turn, the attempt-th
+// request of the case (from 1). changed reports whether the transform
+// changed the turn's body; a transform that does not apply to a turn
+// serves it unchanged.
+func (c Case) answer(conv *conversation, turn, attempt int) (ans served, changed bool, err error) {
+	if turn >= len(conv.turns) {
+		if !conv.clamp {
+			return served{Status: 404, Error: fmt.Sprintf("conform: the recorded conversation has %d turns; this request carries %d assistant messages", len(conv.turns), turn)}, false, nil
+		}
+		turn = len(conv.turns) - 1
+	}
+	body := conv.turns[turn]
+	if c.Fault != "" && attempt == 1 {
+		return served{Body: body, Fault: c.Fault}, true, nil
+	}
+	if c.Transform == nil || (c.ToolTurnOnly && turn != 0) {
+		return served{Body: body}, false, nil
+	}
+	out, err := c.Transform(body, int64(turn+1))
+	switch {
+	case errors.Is(err, harness.ErrQuirkNotApplicable):
+		return served{Body: body}, false, nil
+	case err != nil:
+		return served{}, false, fmt.Errorf("case %s, turn %d: %w", c.ID, turn+1, err)
+	}
+	return served{Body: out}, !bytes.Equal(out, body), nil
+}

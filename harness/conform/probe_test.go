@@ -1,0 +1,106 @@
+package conform
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReadOnlyName(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"read_file", true}, {"readFile", true}, {"ReadFile", true}, {"view", true}, {"file-viewer", false},
+		{"cat", true}, {"catalog_update", false}, {"list_dir", true}, {"ls", true}, {"glob", true},
+		{"find_files", true}, {"grep", true}, {"web.search", true}, {"search2", true},
+		{"write_file", false}, {"run_shell", false}, {"edit", false}, {"lsp_rename", false}, {"", false},
+	}
+	for _, tt := range tests {
+		if got := readOnlyName(tt.name); got != tt.want {
+			t.Errorf("readOnlyName(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestGenerateArguments(t *testing.T) {
+	tests := []struct {
+		reason  string
+		schema  string
+		escaped bool
+		want    string
+	}{
+		{"required members only, in the order listed", `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"},"c":{"type":"boolean"}},"required":["c","b"]}`, false,
+			`{"c":true,"b":"probe \"q\" \\ 中文"}`},
+		{"the second call escapes CJK as \\u", `{"type":"object","properties":{"p":{"type":"string"}},"required":["p"]}`, true,
+			`{"p":"probe \"r\" \\ \u6570\u636e"}`},
+		{"enum, const, bounds", `{"type":"object","properties":{"e":{"enum":["x","y"]},"k":{"const":7},"n":{"type":"integer","minimum":5},"m":{"type":"number","maximum":0.5}},"required":["e","k","n","m"]}`, false,
+			`{"e":"x","k":7,"n":5,"m":0.5}`},
+		{"arrays, nested objects, nullable types, anyOf", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}},"o":{"type":"object","properties":{"x":{"type":["null","integer"]}},"required":["x"]},"u":{"anyOf":[{"type":"boolean"},{"type":"string"}]}},"required":["a","o","u"]}`, false,
+			`{"a":["probe \"q\" \\ 中文"],"o":{"x":1},"u":true}`},
+		{"no schema, no required members", ``, false, `{}`},
+	}
+	for _, tt := range tests {
+		got, err := GenerateArguments(json.RawMessage(tt.schema), tt.escaped)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		if got != tt.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", tt.reason, got, tt.want)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("%s: not JSON: %s", tt.reason, got)
+		}
+	}
+}
+
+func TestProbeCalls(t *testing.T) {
+	str := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)
+	offered := []Tool{{Name: "write_file", Schema: str}, {Name: "read_file", Schema: str}, {Name: "bash", Schema: str}, {Name: "list_dir", Schema: str}, {Name: "grep", Schema: str}}
+	tests := []struct {
+		reason string
+		tools  []Tool
+		specs  []CallSpec
+		want   []Call
+		err    error
+	}{
+		{"the first two read-only tools", offered, nil,
+			[]Call{{Name: "read_file", Arguments: `{"path":"probe \"q\" \\ 中文"}`}, {Name: "list_dir", Arguments: `{"path":"probe \"r\" \\ \u6570\u636e"}`}}, nil},
+		{"one read-only tool is called twice", offered[:3], nil,
+			[]Call{{Name: "read_file", Arguments: `{"path":"probe \"q\" \\ 中文"}`}, {Name: "read_file", Arguments: `{"path":"probe \"r\" \\ \u6570\u636e"}`}}, nil},
+		{"-call names the tools and may give arguments", offered, []CallSpec{{Name: "bash", Args: `{"cmd":"ls"}`}, {Name: "grep"}},
+			[]Call{{Name: "bash", Arguments: `{"cmd":"ls"}`}, {Name: "grep", Arguments: `{"path":"probe \"r\" \\ \u6570\u636e"}`}}, nil},
+		{"no read-only tool", offered[:1], nil, nil, ErrNoReadOnlyTool},
+		{"no tools at all", nil, nil, nil, ErrNoReadOnlyTool},
+		{"-call of a tool not offered", offered, []CallSpec{{Name: "view"}}, nil, ErrUnknownCall},
+	}
+	for _, tt := range tests {
+		got, err := ProbeCalls(tt.tools, tt.specs)
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: err = %v, want %v", tt.reason, err, tt.err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+}
+
+func TestParseCallSpec(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want CallSpec
+		err  string
+	}{
+		{"read_file", CallSpec{Name: "read_file"}, ""},
+		{`read_file={"path":"a=b"}`, CallSpec{Name: "read_file", Args: `{"path":"a=b"}`}, ""},
+		{"=x", CallSpec{}, `-call "=x": want NAME or NAME=ARGS_JSON`},
+		{"read_file=[1]", CallSpec{}, "-call read_file: the arguments are not a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
+	} {
+		got, err := ParseCallSpec(tt.in)
+		if (err == nil) != (tt.err == "") || (err != nil && err.Error() != tt.err) || got != tt.want {
+			t.Errorf("ParseCallSpec(%q) = %+v, %v; want %+v, %s", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}

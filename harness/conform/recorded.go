@@ -1,0 +1,176 @@
+package conform
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dnaeon/go-vcr/v2/cassette"
+	"github.com/google/go-cmp/cmp"
+)
+
+// ErrBadCassette is returned for a cassette recorded mode cannot replay.
+var ErrBadCassette = errors.New("cannot replay the cassette")
+
+// A Recording is recorded mode's input: a cassette recorded from the agent
+// itself, replayed by turn.
+type Recording struct {
+	// Requests and Replies are the recorded bodies, interaction by
+	// interaction; reply N answers the request carrying N assistant
+	// messages.
+	Requests, Replies [][]byte
+	// Ignore lists the request fields the agent varies between runs (a
+	// date in a prompt), as dotted paths where * matches any key or index:
+	// "messages.0.content", "messages.*.name".
+	Ignore []string
+}
+
+// ReadRecording reads a go-vcr v2.1.0 cassette (path with or without
+// ".yaml").
+func ReadRecording(path string) (*Recording, error) {
+	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %w: record the agent into it first: agentvcr record -upstream URL -o %s", ErrBadCassette, path, err, path)
+	}
+	if len(c.Interactions) == 0 {
+		return nil, fmt.Errorf("%w %s: it holds no interaction: record the agent again", ErrBadCassette, path)
+	}
+	r := &Recording{}
+	for _, i := range c.Interactions {
+		r.Requests = append(r.Requests, []byte(i.Request.Body))
+		r.Replies = append(r.Replies, []byte(i.Response.Body))
+	}
+	return r, nil
+}
+
+// RecordedCases are recorded mode's cases: the replay of the cassette as
+// recorded (a sanity check: the agent must send what it sent when
+// recorded), then every benign quirk applied to every reply.
+func RecordedCases() []Case {
+	cases := []Case{{ID: "replay", Tier: TierRecorded, Source: "-", Doc: "the cassette replayed as recorded"}}
+	for _, c := range Cases() {
+		if c.Tier == TierQuirk && c.Transform != nil && c.Expect == ExpectSame {
+			c.Tier = TierRecorded
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
+// canonical decodes a request body for comparison: ignored paths removed,
+// each tool call's id replaced by the call's position in the conversation
+// ("#1", "#2", ...) and each tool message's tool_call_id by the position of
+// the call it answers in the assistant message before it, so ids an agent
+// made up compare equal.
+func canonical(body []byte, ignore []string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	for _, p := range ignore {
+		v = dropPath(v, strings.Split(p, "."))
+	}
+	top, _ := v.(map[string]any)
+	msgs, _ := top["messages"].([]any)
+	n := 0
+	var current map[string]string // the latest assistant message's ids
+	for _, m := range msgs {
+		msg, ok := m.(map[string]any)
+		if !ok {
+			continue
+		}
+		if calls, ok := msg["tool_calls"].([]any); ok {
+			current = map[string]string{}
+			for _, c := range calls {
+				if call, ok := c.(map[string]any); ok {
+					n++
+					if id, ok := call["id"].(string); ok {
+						current[id] = "#" + strconv.Itoa(n)
+						call["id"] = current[id]
+					}
+				}
+			}
+		}
+		if id, ok := msg["tool_call_id"].(string); ok {
+			if pos, known := current[id]; known {
+				msg["tool_call_id"] = pos
+			} else {
+				msg["tool_call_id"] = "(no call) " + id
+			}
+		}
+	}
+	return v, nil
+}
+
+// dropPath removes what path names from v.
+func dropPath(v any, path []string) any {
+	if len(path) == 0 {
+		return v
+	}
+	key, rest := path[0], path[1:]
+	switch x := v.(type) {
+	case map[string]any:
+		for k, sub := range x {
+			if key != "*" && k != key {
+				continue
+			}
+			if len(rest) == 0 {
+				delete(x, k)
+			} else {
+				x[k] = dropPath(sub, rest)
+			}
+		}
+	case []any:
+		for i := range x {
+			if key != "*" && key != strconv.Itoa(i) {
+				continue
+			}
+			if len(rest) == 0 {
+				x[i] = "(ignored)"
+			} else {
+				x[i] = dropPath(x[i], rest)
+			}
+		}
+	}
+	return v
+}
+
+// checkRecorded compares what the agent sent, request by request, with
+// want (the recording for the replay, the replay's requests for a quirk),
+// and wants exit 0.
+func checkRecorded(want [][]byte, against string, ignore []string, o outcome) verdict {
+	if v, ok := checkStart(o); !ok {
+		return v
+	}
+	for i := range min(len(want), len(o.requests)) {
+		w, err := canonical(want[i], ignore)
+		if err != nil {
+			return fail("%s request %d is not JSON: %v", against, i+1, err)
+		}
+		g, err := canonical(o.requests[i].req.Body, ignore)
+		if err != nil {
+			return fail("request %d is not JSON: %v", i+1, err)
+		}
+		if d := cmp.Diff(w, g); d != "" {
+			return verdict{status: Failure, details: fmt.Sprintf("request %d differs from %s (ids compared by position)", i+1, against), diff: d}
+		}
+	}
+	switch {
+	case len(o.requests) != len(want):
+		return fail("the agent sent %d requests, %s has %d%s", len(o.requests), against, len(want), lastLine(o.stderr))
+	case o.timedOut:
+		return fail("the agent was still running after -timeout %s: killed", o.timeout)
+	case o.exitCode != 0:
+		return fail("the agent exited with code %d%s", o.exitCode, lastLine(o.stderr))
+	}
+	return verdict{status: Success, details: fmt.Sprintf("%d requests equal to %s; exit 0", len(want), against)}
+}
+
+// recordedConversation serves the recording's replies by turn.
+func recordedConversation(r *Recording) *conversation {
+	return &conversation{turns: r.Replies}
+}

@@ -1,0 +1,119 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recordGood records the good test agent's conversation with the probe: its
+// requests and the probe's replies, as agentvcr record would.
+func recordGood(t *testing.T) *Recording {
+	t.Helper()
+	clean, _ := SelectCases(Cases(), []string{"clean"})
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Cases: clean, Timeout: slow * 10 * time.Second})
+	if err != nil || results[0].Status != Success {
+		t.Fatalf("recording the good agent: %v %+v", err, results)
+	}
+	first, err := ChatCompletions.Read(results[0].Requests[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := probeConversation(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Recording{Requests: results[0].Requests, Replies: conv.turns}
+}
+
+func TestRecordedMode(t *testing.T) {
+	rec := recordGood(t)
+	tests := []struct {
+		reason string
+		mode   string
+		ignore []string
+		cases  []string // all when empty
+		want   map[Status][]string
+	}{
+		{reason: "the agent recorded sends the same requests under every benign quirk",
+			mode: agentGood, want: map[Status][]string{}},
+		{reason: "the positional agent sends other requests where the index is shifted, missing or shared",
+			mode: agentPositional, want: map[Status][]string{Failure: {"index_plus_1", "index_minus_1", "no_index", "all_index_0"}}},
+		{reason: "a time in the system prompt differs from the recording, and between runs",
+			mode: agentDated, cases: []string{"replay", "ids_dropped", "crlf"}, want: map[Status][]string{Failure: {"replay", "ids_dropped", "crlf"}}},
+		{reason: "-ignore leaves the varying field out",
+			mode: agentDated, ignore: []string{"messages.0.content"}, cases: []string{"replay", "ids_dropped", "crlf"}, want: map[Status][]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			t.Parallel()
+			r := *rec
+			r.Ignore = tt.ignore
+			cases, err := SelectCases(RecordedCases(), tt.cases)
+			if err != nil {
+				t.Fatal(err)
+			}
+			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Recording: &r, Cases: cases, Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, statuses(results)); diff != "" {
+				t.Errorf("statuses (-want +got):\n%s\n%s", diff, table(results))
+			}
+		})
+	}
+}
+
+func TestCanonicalComparesIDsByPosition(t *testing.T) {
+	tests := []struct {
+		reason string
+		a, b   string
+		ignore []string
+		equal  bool
+	}{
+		{"ids made up differently, answered in the same order", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]},{"role":"tool","tool_call_id":"a"},{"role":"tool","tool_call_id":"b"}]}`,
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"x"},{"role":"tool","tool_call_id":"y"}]}`, nil, true},
+		{"the same id made up in two turns", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c0"}]},{"role":"tool","tool_call_id":"c0"},{"role":"assistant","tool_calls":[{"id":"c0"}]},{"role":"tool","tool_call_id":"c0"}]}`,
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"p"}]},{"role":"tool","tool_call_id":"p"},{"role":"assistant","tool_calls":[{"id":"q"}]},{"role":"tool","tool_call_id":"q"}]}`, nil, true},
+		{"answers swapped", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]},{"role":"tool","tool_call_id":"a"},{"role":"tool","tool_call_id":"b"}]}`,
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"y"},{"role":"tool","tool_call_id":"x"}]}`, nil, false},
+		{"an answer to no call", `{"messages":[{"role":"tool","tool_call_id":"a"}]}`, `{"messages":[{"role":"tool","tool_call_id":"b"}]}`, nil, false},
+		{"ignored members, by index and by *", `{"messages":[{"role":"system","content":"t1"},{"role":"user","content":"u","name":"1"}],"user":"a"}`,
+			`{"messages":[{"role":"system","content":"t2"},{"role":"user","content":"u","name":"2"}],"user":"b"}`,
+			[]string{"messages.0.content", "messages.*.name", "user"}, true},
+		{"numbers as written", `{"temperature":1.0}`, `{"temperature":1}`, nil, false},
+	}
+	for _, tt := range tests {
+		a, err := canonical([]byte(tt.a), tt.ignore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := canonical([]byte(tt.b), tt.ignore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cmp.Equal(a, b); got != tt.equal {
+			t.Errorf("%s: equal = %v, want %v\n%s", tt.reason, got, tt.equal, cmp.Diff(a, b))
+		}
+	}
+}
+
+func TestReadRecordingSaysWhatToDo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing.yaml")
+	_, err := ReadRecording(path)
+	want := "cannot replay the cassette " + path + ": open " + path + ": no such file or directory: record the agent into it first: agentvcr record -upstream URL -o " + path
+	if !errors.Is(err, ErrBadCassette) || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+	rec, err := ReadRecording("../../cassettes/parallel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Requests) != 3 || len(rec.Replies) != 3 {
+		t.Errorf("parallel.yaml: %d requests, %d replies; want 3 and 3", len(rec.Requests), len(rec.Replies))
+	}
+}

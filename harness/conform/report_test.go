@@ -1,0 +1,90 @@
+package conform
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// sampleResults are four verdicts of every status, one of them a failure
+// the baseline lists.
+func sampleResults(t *testing.T) []Result {
+	t.Helper()
+	pick, err := SelectCases(Cases(), []string{"clean", "index_plus_1", "all_index_0", "truncated", "fault_429", "fault_stall"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []Result{
+		{Case: pick[0], Status: Success, Details: "2 calls re-sent and answered; exit 0", Duration: 120 * time.Millisecond, Requests: make([][]byte, 2)},
+		{Case: pick[1], Status: Failure, Details: "request 2: the assistant message does not re-send the merged calls", Diff: "  []conform.callView{\n+ \t{},\n  \t{Name: \"glob\"},\n  }\n", ExitCode: 0, Duration: 80 * time.Millisecond, Requests: make([][]byte, 2)},
+		{Case: pick[2], Status: Failure, Expected: true, Details: "request 2: call \"call_1\" is answered twice (message 5)", Duration: 90 * time.Millisecond, Requests: make([][]byte, 2)},
+		{Case: pick[3], Status: Skipped, Details: "the transform changes none of the replies the agent asked for", Duration: 10 * time.Millisecond, Requests: make([][]byte, 1)},
+		{Case: pick[4], Status: Warning, Details: "gave up on a 429 with Retry-After: 1 (exit 1) instead of waiting and retrying", ExitCode: 1, Duration: 30 * time.Millisecond, Requests: make([][]byte, 1)},
+		{Case: pick[5], Status: Failure, Details: "the agent did not give up on a stalled stream within -timeout 2s: killed", ExitCode: -1, TimedOut: true, Duration: 2 * time.Second, Requests: make([][]byte, 1)},
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestReports(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		write func(*bytes.Buffer, []Result) error
+	}{
+		{"report.table.golden", func(b *bytes.Buffer, r []Result) error { return WriteTable(b, r) }},
+		{"report.json.golden", func(b *bytes.Buffer, r []Result) error { return WriteJSON(b, r) }},
+		{"report.junit.golden", func(b *bytes.Buffer, r []Result) error { return WriteJUnit(b, r) }},
+	} {
+		var b bytes.Buffer
+		if err := tt.write(&b, sampleResults(t)); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, tt.name, b.Bytes())
+	}
+}
+
+func TestBaselineJudge(t *testing.T) {
+	results := sampleResults(t)
+	b, err := ParseBaseline("b", []byte("all_index_0 # answered twice\nclean\n\ntruncated\n"), Cases())
+	if err != nil {
+		t.Fatal(err)
+	}
+	results[2].Expected = false
+	unexpected, stale := b.Judge(results)
+	var ids []string
+	for _, r := range unexpected {
+		ids = append(ids, r.Case.ID)
+	}
+	if diff := cmp.Diff([]string{"index_plus_1", "fault_stall"}, ids); diff != "" {
+		t.Errorf("unexpected failures (-want +got):\n%s", diff)
+	}
+	// clean passes although listed: stale. truncated was skipped: not stale.
+	if diff := cmp.Diff([]string{"clean"}, stale); diff != "" {
+		t.Errorf("stale entries (-want +got):\n%s", diff)
+	}
+	if !results[2].Expected {
+		t.Error("all_index_0 is not marked expected")
+	}
+}

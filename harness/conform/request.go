@@ -1,0 +1,147 @@
+package conform
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotARequest marks a request body conform cannot read in the case's wire
+// format.
+var ErrNotARequest = errors.New("not a request conform can read")
+
+// A Request is what conform reads of one request an agent sent, whatever its
+// wire format: the tools it offers and the conversation it carries. The
+// checks work on this shape only, so another wire format plugs in with a
+// reader of its own.
+type Request struct {
+	Model string
+	// Streams is set when the request asks for a streamed reply.
+	Streams  bool
+	Tools    []Tool
+	Messages []Message
+	// Body is the request's body as sent.
+	Body []byte
+}
+
+// A Tool is one tool an agent offers: its name and its parameters' JSON
+// Schema as sent.
+type Tool struct {
+	Name   string
+	Schema json.RawMessage
+}
+
+// A Message is one entry of the conversation.
+type Message struct {
+	Role string // system, user, assistant or tool
+	Text string
+	// Calls are an assistant message's tool calls, in the order sent.
+	Calls []Call
+	// CallID is the call a tool message answers.
+	CallID string
+}
+
+// A Call is one tool call: Arguments is the JSON text as sent.
+type Call struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// assistants counts the assistant messages: the turn a request asks for.
+func (r Request) assistants() int {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	return n
+}
+
+// A Format is one wire format conform speaks: how to read one of its
+// requests. Chat completions is the only one today.
+type Format struct {
+	Name string
+	// Read reads one request body.
+	Read func(body []byte) (Request, error)
+}
+
+// ChatCompletions is OpenAI's chat-completions format.
+var ChatCompletions = Format{Name: "chat", Read: readChat}
+
+// chatWire is the part of a chat-completions request conform reads.
+type chatWire struct {
+	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
+	Messages []struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCallID string          `json:"tool_call_id"`
+		ToolCalls  []struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	} `json:"messages"`
+	Tools []struct {
+		Function struct {
+			Name       string          `json:"name"`
+			Parameters json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	} `json:"tools"`
+}
+
+func readChat(body []byte) (Request, error) {
+	var w chatWire
+	if err := json.Unmarshal(body, &w); err != nil {
+		return Request{}, fmt.Errorf("%w: %w", ErrNotARequest, err)
+	}
+	if w.Messages == nil {
+		return Request{}, fmt.Errorf("%w: no \"messages\" array", ErrNotARequest)
+	}
+	r := Request{Model: w.Model, Streams: w.Stream, Body: body}
+	for _, t := range w.Tools {
+		r.Tools = append(r.Tools, Tool{Name: t.Function.Name, Schema: t.Function.Parameters})
+	}
+	for _, m := range w.Messages {
+		msg := Message{Role: m.Role, Text: contentText(m.Content), CallID: m.ToolCallID}
+		for _, c := range m.ToolCalls {
+			msg.Calls = append(msg.Calls, Call{ID: c.ID, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)})
+		}
+		r.Messages = append(r.Messages, msg)
+	}
+	return r, nil
+}
+
+// contentText is a message's text: a string, or the text parts of an array.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// argumentsText is a call's arguments as JSON text: the string as sent, or
+// the JSON of whatever else an agent put there.
+func argumentsText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}

@@ -1,0 +1,269 @@
+package conform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// DummyKey is the OPENAI_API_KEY every case gets.
+const DummyKey = "sk-agentvcr-conform-dummy"
+
+// CaseVariable names the environment variable that tells the agent which
+// case it runs.
+const CaseVariable = "AGENTVCR_CASE"
+
+// Options configure a conformance run.
+type Options struct {
+	Command Command
+	// Cases to run, in report order (default Cases()).
+	Cases []Case
+	// Calls are the -call flags: the tools the probe calls.
+	Calls []CallSpec
+	// Parallel is how many cases run at once (default 4).
+	Parallel int
+	// Timeout bounds each case's run of the agent (default 30 s).
+	Timeout time.Duration
+	// Format is the wire format (default ChatCompletions).
+	Format Format
+	// Recording, when set, is recorded mode: the cases (RecordedCases)
+	// replay it instead of the probe's turn.
+	Recording *Recording
+}
+
+// Run runs the agent once per case against one loopback server, each case
+// on its own scenario URL, and judges what it sent. The first case (clean,
+// or replay in recorded mode) runs first and alone: when the probe cannot
+// pick tools from the agent's first request, Run returns that error
+// (ErrNoReadOnlyTool, ErrUnknownCall) and runs nothing else; in recorded
+// mode the replay's requests are what the other cases must send.
+func Run(ctx context.Context, opt Options) ([]Result, error) {
+	if opt.Cases == nil {
+		opt.Cases = Cases()
+		if opt.Recording != nil {
+			opt.Cases = RecordedCases()
+		}
+	}
+	if opt.Parallel < 1 {
+		opt.Parallel = 4
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	if opt.Format.Read == nil {
+		opt.Format = ChatCompletions
+	}
+	states := map[string]*caseState{}
+	for _, c := range opt.Cases {
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls}
+		if opt.Recording != nil {
+			st.conv = recordedConversation(opt.Recording)
+		}
+		states[c.ID] = st
+	}
+	var reference *caseState // recorded mode: the replay, once it ran
+	log := &serverLog{}
+	srv := &harness.Server{Log: log, Route: func(name string) (*harness.Route, error) {
+		st, ok := states[name]
+		if !ok {
+			return nil, fmt.Errorf("conform serves no case %q: %w", name, harness.ErrUnknownCase)
+		}
+		return &harness.Route{Reply: st.reply, Models: []string{"conform"}}, nil
+	}}
+	base, stop, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+
+	results := make([]Result, len(opt.Cases))
+	runOne := func(i int) {
+		st := states[opt.Cases[i].ID]
+		results[i] = st.run(ctx, opt, harness.ScenarioURL(base, st.c.ID), reference)
+		if len(results[i].Requests) == 0 && results[i].Status == Failure {
+			results[i].Details += log.about(st.c.ID)
+		}
+	}
+	rest := make([]int, 0, len(opt.Cases))
+	for i, c := range opt.Cases {
+		if i > 0 || (c.ID != "clean" && c.ID != "replay") {
+			rest = append(rest, i)
+			continue
+		}
+		runOne(i)
+		if err := states[c.ID].probeError(); err != nil {
+			return nil, err
+		}
+		if opt.Recording != nil {
+			reference = states[c.ID]
+		}
+	}
+	sem := make(chan struct{}, opt.Parallel)
+	var wg sync.WaitGroup
+	for _, i := range rest {
+		if ctx.Err() != nil {
+			break // interrupted: start no more cases
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			runOne(i)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", err)
+	}
+	for _, c := range opt.Cases {
+		if err := states[c.ID].probeError(); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// caseState is one case's side of the server: the conversation it serves
+// (built from the agent's first request) and the requests it received.
+type caseState struct {
+	c      Case
+	format Format
+	calls  []CallSpec
+
+	mu       sync.Mutex
+	start    time.Time
+	conv     *conversation
+	probeErr error // the probe cannot build its turn from the agent's tools
+	reqs     []received
+	bodies   [][]byte
+	changed  bool // the transform changed a reply (else SKIPPED)
+}
+
+func (st *caseState) probeError() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.probeErr
+}
+
+// reply answers one request of the case.
+func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	req, err := st.format.Read(sr.Body)
+	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
+	st.bodies = append(st.bodies, sr.Body)
+	if err != nil {
+		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
+	}
+	if st.conv == nil && st.probeErr == nil { // probe mode: built from the first request
+		st.conv, st.probeErr = probeConversation(req, st.calls)
+	}
+	if st.probeErr != nil {
+		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
+	}
+	ans, changed, err := st.c.answer(st.conv, req.assistants(), len(st.reqs))
+	st.changed = st.changed || changed
+	if err != nil {
+		return errorReply(http.StatusInternalServerError, "conform: "+err.Error()), nil
+	}
+	return st.serveAnswer(ans)
+}
+
+// serveAnswer turns a served answer into what the server sends.
+func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
+	switch ans.Fault {
+	case Fault429:
+		r := errorReply(http.StatusTooManyRequests, "conform fault: rate limited; retry after the Retry-After header's seconds")
+		r.Header.Set("Retry-After", fmt.Sprint(int(retryAfter/time.Second)))
+		return r, nil
+	case Fault500:
+		return errorReply(http.StatusInternalServerError, "conform fault: the server failed"), nil
+	case FaultStall, FaultReset:
+		n, err := cutPoint(harness.ParseSSE(ans.Body))
+		if err != nil {
+			n = harness.DefaultFaultAfter
+		}
+		return harness.ServeReply{Body: ans.Body, Fault: harness.Fault{Kind: ans.Fault, After: n}}, nil
+	}
+	if ans.Status != 0 {
+		return errorReply(ans.Status, ans.Error), nil
+	}
+	return harness.ServeReply{Body: ans.Body}, nil
+}
+
+// errorReply is an OpenAI-shaped error body with its status.
+func errorReply(status int, message string) harness.ServeReply {
+	msg, _ := json.Marshal(message) // a string always marshals
+	body := fmt.Appendf(nil, `{"error":{"message":%s,"type":"invalid_request_error","code":"conform"}}`+"\n", msg)
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	return harness.ServeReply{Status: status, Header: h, Body: body}
+}
+
+// run runs the agent on the case's URL and judges it; reference is the
+// replay case in recorded mode (nil for the replay itself).
+func (st *caseState) run(ctx context.Context, opt Options, url string, reference *caseState) Result {
+	st.mu.Lock()
+	st.start = time.Now()
+	st.mu.Unlock()
+	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey, CaseVariable + "=" + st.c.ID}
+	p := runAgent(ctx, opt.Command, extra, opt.Timeout)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stderr: p.stderr, timeout: opt.Timeout}
+	var v verdict
+	switch {
+	case st.probeErr != nil:
+		v = fail("%v", st.probeErr)
+	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0:
+		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
+	case opt.Recording != nil && reference == nil:
+		v = checkRecorded(opt.Recording.Requests, "the recording", opt.Recording.Ignore, o)
+	case opt.Recording != nil:
+		v = checkRecorded(reference.bodies, "the replay", opt.Recording.Ignore, o)
+	default:
+		var want []Call
+		if st.conv != nil {
+			want = st.conv.want
+		}
+		v = checkProbe(st.c, want, o)
+	}
+	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
+		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
+		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies}
+}
+
+// serverLog keeps the server's lines about requests it could not route (a
+// wrong path under the case's URL), to explain a case that got none.
+type serverLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		l.lines = append(l.lines, strings.TrimPrefix(line, "agentvcr serve: "))
+	}
+	return len(p), nil
+}
+
+// about is "; the server answered: LINE" for the first line that names the
+// case's URL, or "".
+func (l *serverLog) about(id string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.lines {
+		if strings.Contains(line, "/s/"+id+"/") {
+			return "; it called the server elsewhere, which answered " + line
+		}
+	}
+	return ""
+}

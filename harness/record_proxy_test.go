@@ -1,0 +1,175 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnaeon/go-vcr/v2/cassette"
+	"gopkg.in/yaml.v3"
+)
+
+// proxyOn serves a recording proxy of upstream over loopback, recording to
+// path.
+func proxyOn(t *testing.T, upstream, path string) (*RecordingProxy, string, func()) {
+	t.Helper()
+	p, err := NewRecordingProxy(upstream, path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	return p, srv.URL + "/v1", srv.Close
+}
+
+func TestRecordingProxyStreamsBeforeTheUpstreamFinishes(t *testing.T) {
+	first := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n"
+	rest := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, first)
+		w.(http.Flusher).Flush()
+		<-release // the rest only once the client has seen the first event
+		io.WriteString(w, rest)
+	}))
+	defer upstream.Close()
+	path := filepath.Join(t.TempDir(), "rec.yaml")
+	p, base, stop := proxyOn(t, upstream.URL+"/v1", path)
+
+	resp, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got := make(chan string, 1)
+	r := bufio.NewReader(resp.Body)
+	go func() {
+		var ev strings.Builder
+		for !strings.HasSuffix(ev.String(), "\n\n") {
+			line, err := r.ReadString('\n')
+			ev.WriteString(line)
+			if err != nil {
+				break
+			}
+		}
+		got <- ev.String()
+	}()
+	wait := 10 * time.Second
+	if d, ok := t.Deadline(); ok {
+		wait = time.Until(d) / 2
+	}
+	select {
+	case ev := <-got:
+		if ev != first {
+			t.Fatalf("first event %q, want %q", ev, first)
+		}
+	case <-time.After(wait):
+		close(release)
+		t.Fatal("the client saw no event while the upstream held the rest: the proxy buffers")
+	}
+	close(release)
+	tail, err := io.ReadAll(r)
+	if err != nil || string(tail) != rest {
+		t.Fatalf("rest %q, %v; want %q", tail, err, rest)
+	}
+	stop()
+	if err := p.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	c := cassette.New("")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Interactions) != 1 || c.Interactions[0].Response.Body != first+rest || c.Interactions[0].Request.URL != upstream.URL+"/v1/chat/completions" {
+		t.Errorf("recorded %d interactions; first: %+v", len(c.Interactions), c.Interactions[0])
+	}
+}
+
+func TestRecordingProxyKeepsEveryKeyOffDisk(t *testing.T) {
+	const (
+		bearer = "sk-test-proxy-bearer-0123456789abcdef"
+		xKey   = "xk-test-proxy-x-api-key-42"
+		azure  = "az-test-proxy-api-key-77"
+	)
+	gw := NewGateway(bearer, Script{Name: "m", Replies: []Reply{{Text: "ok"}}})
+	gwURL, gwStop := gw.Start()
+	defer gwStop()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rec.yaml")
+	p, base, stop := proxyOn(t, gwURL, path)
+
+	// The prompt quotes the two header keys: they are secrets too, so the
+	// recorded body says REDACTED where they were.
+	body := `{"model":"m","messages":[{"role":"user","content":"keys ` + xKey + ` and ` + azure + `"}],"stream":true}`
+	req, err := http.NewRequest(http.MethodPost, base+"/chat/completions", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	req.Header.Set("X-Api-Key", xKey)
+	req.Header.Set("Api-Key", azure)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(answer), `"content":"ok"`) {
+		t.Fatalf("through the proxy: %d %s (the gateway checks the forwarded key)", resp.StatusCode, answer)
+	}
+	stop()
+	if err := p.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		for _, key := range []string{bearer, xKey, azure} {
+			if bytes.Contains(data, []byte(key)) {
+				t.Errorf("%s holds the key %s", path, key)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), `keys REDACTED and REDACTED`) {
+		t.Errorf("the recorded prompt is not redacted:\n%s", data)
+	}
+}
+
+func TestRecordingProxyNothingRecorded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.yaml")
+	p, err := NewRecordingProxy("http://127.0.0.1:1/v1", path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Stop(); !errors.Is(err, ErrEmptyRecording) {
+		t.Errorf("Stop = %v, want ErrEmptyRecording", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an empty recording wrote %s", path)
+	}
+	for _, bad := range []string{"", "ftp://x/v1", "/v1", "http://"} {
+		if _, err := NewRecordingProxy(bad, path, nil, nil); err == nil || err.Error() != `upstream "`+bad+`" is not an http(s) base URL such as https://api.openai.com/v1` {
+			t.Errorf("NewRecordingProxy(%q): %v", bad, err)
+		}
+	}
+}

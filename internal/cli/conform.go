@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentvcr/agentvcr/harness/conform"
+)
+
+const conformUsage = `usage: agentvcr conform [flags] -- COMMAND [ARGS...]
+
+Runs COMMAND (your agent) once per case of the quirk catalog, each with
+OPENAI_BASE_URL set to the case's own URL on a loopback server,
+OPENAI_API_KEY to a dummy key and AGENTVCR_CASE to the case's id, and
+checks the request the agent sends after each broken stream shape.
+
+The probe reads the tools of the agent's first request and answers with one
+turn calling two of them in parallel (by default only tools whose names say
+they read: read, view, cat, list, ls, glob, find, grep, search; -call names
+others), then with a short conclusion.
+
+Recorded mode (-cassette FILE, recorded from the agent with agentvcr record):
+the cassette's replies are served by turn, first as recorded (the agent must
+send the requests it sent when recorded), then under every benign quirk
+(its requests must equal that first run's; tool-call ids are compared by
+position; -ignore leaves out fields the agent varies).
+
+Exit status: 0 when every case passes or fails as the baseline says; 1 on a
+failure the baseline does not list, or a baseline entry that now passes;
+2 on a usage error.
+
+flags:
+`
+
+// conformFlags are the flags of `agentvcr conform`.
+type conformFlags struct {
+	calls, cases, ignore          listFlag
+	cassette                      string
+	parallel                      int
+	timeout                       time.Duration
+	jsonOut, junitOut, out, basel string
+	list                          bool
+}
+
+// cmdConform runs `agentvcr conform`.
+func cmdConform(env Env, args []string) int {
+	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, conformUsage)
+		fs.PrintDefaults()
+	}
+	var f conformFlags
+	fs.Var(&f.calls, "call", "call the tool `NAME[=ARGS_JSON]` in the probe's turn (repeatable; default: the first two read-only tools)")
+	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them)")
+	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`")
+	fs.StringVar(&f.jsonOut, "json", "", "write the checks as JSON to `FILE`")
+	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
+	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/")
+	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
+	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
+	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	all := conform.Cases()
+	if f.cassette != "" {
+		all = conform.RecordedCases()
+	}
+	if f.list {
+		for _, c := range all {
+			fmt.Fprintf(env.Stdout, "%-18s %-7s %s\n", c.ID, c.Tier, c.Doc)
+		}
+		return 0
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "agentvcr conform: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() == 0 {
+		return usage("no agent to run: give its command after --, e.g. agentvcr conform -- node agent.js")
+	}
+	if f.parallel < 1 {
+		return usage("-p %d: run at least 1 case at a time", f.parallel)
+	}
+	if f.timeout <= 0 {
+		return usage("-timeout %s: give a positive duration such as 30s", f.timeout)
+	}
+	var ids []string
+	for _, c := range f.cases {
+		ids = append(ids, strings.Split(c, ",")...)
+	}
+	cases, err := conform.SelectCases(all, ids)
+	if err != nil {
+		return usage("%v (agentvcr conform -list describes them)", err)
+	}
+	var calls []conform.CallSpec
+	for _, c := range f.calls {
+		spec, err := conform.ParseCallSpec(c)
+		if err != nil {
+			return usage("%v", err)
+		}
+		calls = append(calls, spec)
+	}
+	var rec *conform.Recording
+	switch {
+	case f.cassette != "":
+		if rec, err = conform.ReadRecording(env.path(f.cassette)); err != nil {
+			return usage("%v", err)
+		}
+		rec.Ignore = f.ignore
+	case len(f.ignore) > 0:
+		return usage("-ignore compares requests with a recording: give it with -cassette FILE")
+	}
+	baseline := conform.Baseline{}
+	if f.basel != "" {
+		if baseline, err = conform.ReadBaseline(env.path(f.basel), all); err != nil {
+			return usage("%v", err)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir}
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
+		return 2
+	}
+	unexpected, stale := baseline.Judge(results)
+	if err := writeConformReports(env, f, results); err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
+		return 1
+	}
+	conform.WriteTable(env.Stdout, results)
+	code := 0
+	if len(unexpected) > 0 {
+		var names []string
+		for _, r := range unexpected {
+			names = append(names, r.Case.ID)
+		}
+		fmt.Fprintf(env.Stderr, "agentvcr conform: failed, and not in the baseline: %s (fix the agent, or list them in a -baseline file)\n", strings.Join(names, ", "))
+		code = 1
+	}
+	if len(stale) > 0 {
+		fmt.Fprintf(env.Stderr, "agentvcr conform: the baseline lists cases that now pass: %s (remove them from %s)\n", strings.Join(stale, ", "), f.basel)
+		code = 1
+	}
+	return code
+}
+
+// writeConformReports writes -json, -junit and -out.
+func writeConformReports(env Env, f conformFlags, results []conform.Result) error {
+	write := func(path string, w func(*os.File) error) error {
+		if path == "" {
+			return nil
+		}
+		file, err := os.Create(env.path(path))
+		if err != nil {
+			return err
+		}
+		if err := w(file); err != nil {
+			file.Close()
+			return err
+		}
+		return file.Close()
+	}
+	if err := write(f.jsonOut, func(w *os.File) error { return conform.WriteJSON(w, results) }); err != nil {
+		return err
+	}
+	if err := write(f.junitOut, func(w *os.File) error { return conform.WriteJUnit(w, results) }); err != nil {
+		return err
+	}
+	if f.out == "" {
+		return nil
+	}
+	for _, r := range results {
+		dir := filepath.Join(env.path(f.out), r.Case.ID)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		files := map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr}
+		for i, body := range r.Requests {
+			files[fmt.Sprintf("request-%d.json", i+1)] = body
+		}
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Bad input to conform: one line on stderr saying what to do, exit 2, and
+// no agent started.
+func TestConformBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	unknown := write("unknown", "clean\nindex_plus_2 # typo\n")
+	spaced := write("spaced", "clean truncated\n")
+	twice := write("twice", "crlf\n# a comment\ncrlf\n")
+	marker := filepath.Join(dir, "started")
+	agent := []string{"--", "sh", "-c", "touch " + marker}
+	tests := []struct {
+		reason string
+		args   []string
+		want   string
+	}{
+		{"no command", []string{"conform"},
+			"agentvcr conform: no agent to run: give its command after --, e.g. agentvcr conform -- node agent.js\n"},
+		{"an unknown case", append([]string{"conform", "-case", "clean,index_plus_2"}, agent...),
+			"agentvcr conform: unknown case \"index_plus_2\": the cases are clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, bad_args, midstream_error, truncated, fault_429, fault_500, fault_stall, fault_reset (agentvcr conform -list describes them)\n"},
+		{"a baseline naming no case", append([]string{"conform", "-baseline", unknown}, agent...),
+			"agentvcr conform: bad baseline: " + unknown + " line 2: \"index_plus_2\" is no case: remove it, or pick one of clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, bad_args, midstream_error, truncated, fault_429, fault_500, fault_stall, fault_reset\n"},
+		{"two ids on a baseline line", append([]string{"conform", "-baseline", spaced}, agent...),
+			"agentvcr conform: bad baseline: " + spaced + " line 1: \"clean truncated\": write one case id per line, with an optional '# reason' after it\n"},
+		{"an id listed twice", append([]string{"conform", "-baseline", twice}, agent...),
+			"agentvcr conform: bad baseline: " + twice + " line 3: \"crlf\" is listed twice: remove one\n"},
+		{"a missing baseline", append([]string{"conform", "-baseline", filepath.Join(dir, "none")}, agent...),
+			"agentvcr conform: bad baseline: open " + filepath.Join(dir, "none") + ": no such file or directory: give -baseline a file of case ids, one per line (an empty file is a valid baseline)\n"},
+		{"a -call that is not JSON", append([]string{"conform", "-call", "read_file={path}"}, agent...),
+			"agentvcr conform: -call read_file: the arguments are not a JSON object: invalid character 'p' looking for beginning of object key string\n"},
+		{"-ignore without a cassette", append([]string{"conform", "-ignore", "messages.0.content"}, agent...),
+			"agentvcr conform: -ignore compares requests with a recording: give it with -cassette FILE\n"},
+		{"a cassette that does not exist", append([]string{"conform", "-cassette", filepath.Join(dir, "none.yaml")}, agent...),
+			"agentvcr conform: cannot replay the cassette " + filepath.Join(dir, "none.yaml") + ": open " + filepath.Join(dir, "none.yaml") + ": no such file or directory: record the agent into it first: agentvcr record -upstream URL -o " + filepath.Join(dir, "none.yaml") + "\n"},
+		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),
+			"agentvcr conform: -timeout 0s: give a positive duration such as 30s\n"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := Capture(Env{Dir: dir}, tt.args...)
+		if code != 2 || stderr != tt.want || stdout != "" {
+			t.Errorf("%s: exit %d\nstderr %q\nwant   %q\nstdout %q", tt.reason, code, stderr, tt.want, stdout)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("an agent was started")
+	}
+}
+
+func TestConformList(t *testing.T) {
+	code, stdout, stderr := Capture(Env{Dir: t.TempDir()}, "conform", "-list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 22 || !strings.HasPrefix(lines[1], "index_plus_1       quirk   tool_calls[].index counts from 1") {
+		t.Errorf("-list printed %d lines:\n%s", len(lines), stdout)
+	}
+	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-cassette", "x.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stdout, "\n"); n != 15 || !strings.HasPrefix(stdout, "replay ") {
+		t.Errorf("-list -cassette printed %d lines:\n%s", n, stdout)
+	}
+}

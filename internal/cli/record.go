@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+const recordUsage = `usage: agentvcr record -upstream URL -o FILE [-listen ADDR]
+
+A recording proxy for any agent. Point the agent's base URL at the URL on the
+first stdout line (OPENAI_BASE_URL=http://127.0.0.1:PORT/v1); each request is
+forwarded to -upstream with the agent's own headers and key, its answer is
+streamed back as it arrives, and the exchange is recorded. Ctrl-C saves the
+cassette to -o: headers cut to Accept and Content-Type, every Authorization,
+X-Api-Key and Api-Key value replaced by REDACTED, the file scanned for them
+before it replaces FILE. Refused when CI=true.
+
+flags:
+`
+
+// shutdownGrace is how long Ctrl-C lets streams in progress finish.
+const shutdownGrace = 5 * time.Second
+
+// cmdRecord runs `agentvcr record` until SIGINT or SIGTERM.
+func cmdRecord(env Env, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Record(ctx, env, args)
+}
+
+// Record runs `agentvcr record` until ctx is done, then saves.
+func Record(ctx context.Context, env Env, args []string) int {
+	fl := flag.NewFlagSet("record", flag.ContinueOnError)
+	fl.SetOutput(env.Stderr)
+	fl.Usage = func() {
+		fmt.Fprint(env.Stderr, recordUsage)
+		fl.PrintDefaults()
+	}
+	var upstream, out, listen string
+	fl.StringVar(&upstream, "upstream", "", "forward to the gateway at base `URL`, e.g. https://api.openai.com/v1")
+	fl.StringVar(&out, "o", "", "save the cassette to `FILE` (.yaml)")
+	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "agentvcr record: "+format+"\n", a...)
+		return code
+	}
+	switch {
+	case fl.NArg() > 0:
+		return fail(2, "unexpected argument %q", fl.Arg(0))
+	case upstream == "":
+		return fail(2, "no upstream: pass -upstream URL (the gateway's base URL, e.g. https://api.openai.com/v1)")
+	case out == "":
+		return fail(2, "no output: pass -o FILE.yaml")
+	case env.Getenv("CI") == "true":
+		return fail(1, "recording is refused when CI=true: record on your machine and commit the cassette")
+	}
+	transport := env.Transport
+	if transport == nil {
+		transport = http.DefaultTransport
+	}
+	proxy, err := harness.NewRecordingProxy(upstream, env.path(out), transport, env.Stderr)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		proxy.Stop()
+		return fail(1, "%v: pick another -listen port, or 127.0.0.1:0 for a free one", err)
+	}
+	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	fmt.Fprintf(env.Stdout, "OPENAI_BASE_URL=http://%s/v1\n", ln.Addr())
+	fmt.Fprintf(env.Stderr, "agentvcr record: forwarding to %s; Ctrl-C saves %s\n", upstream, out)
+	<-ctx.Done()
+
+	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(grace); err != nil {
+		srv.Close()
+		fmt.Fprintf(env.Stderr, "agentvcr record: a stream was still running after %s; it is not recorded\n", shutdownGrace)
+	}
+	n := proxy.Recorded()
+	if err := proxy.Stop(); err != nil {
+		if errors.Is(err, harness.ErrEmptyRecording) {
+			return fail(1, "nothing was recorded (no request came through): %s was not written", out)
+		}
+		return fail(1, "%v", err)
+	}
+	fmt.Fprintf(env.Stderr, "agentvcr record: saved %d interactions to %s\n", n, out)
+	return 0
+}

@@ -1,0 +1,27 @@
+// Command gencatalog writes the quirk catalog as data into the current
+// folder (go generate ./catalog runs it there): each case's stream and its
+// expected merge, built on the turn conform's probe plays for agentvcr's
+// own tools.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/agentvcr/agentvcr/harness/conform"
+)
+
+func main() {
+	files, err := conform.CatalogFiles(conform.AgentvcrTools())
+	if err == nil {
+		for name, data := range files {
+			if err = os.WriteFile(name, data, 0o644); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gencatalog:", err)
+		os.Exit(1)
+	}
+}
