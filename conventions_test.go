@@ -1,9 +1,12 @@
 // Package agentvcr_test holds the checks that span the whole repository:
-// it stands on its own, and its README and doc comments name only commands,
-// flags, variables and files that exist.
+// it stands on its own, and its README and comments name only commands,
+// flags, variables, files and identifiers that exist.
 package agentvcr_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -231,6 +234,118 @@ func TestDocFilesExist(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), name)); err != nil {
 				t.Errorf("%s names %s, which is not in its package", doc, name)
 			}
+		}
+	}
+}
+
+// exportedNames returns the exported top-level names of the package in dir,
+// and its methods as Type.Method (test files left out).
+func exportedNames(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				name := d.Name.Name
+				if d.Recv != nil && len(d.Recv.List) == 1 {
+					recv := d.Recv.List[0].Type
+					if star, ok := recv.(*ast.StarExpr); ok {
+						recv = star.X
+					}
+					if id, ok := recv.(*ast.Ident); ok {
+						name = id.Name + "." + name
+					}
+				}
+				names[name] = true
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names[s.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+// TestDocIdentifiers: every pkg.Name (or pkg.Type.Method) of this module
+// that the README or a comment names exists, so a rename cannot leave a
+// stale mention behind.
+func TestDocIdentifiers(t *testing.T) {
+	pkgs := map[string]string{"agent": "agent", "tools": "tools", "harness": "harness", "demo": "demo", "cassettes": "cassettes", "cli": "internal/cli"}
+	exported := map[string]map[string]bool{}
+	for name, dir := range pkgs {
+		exported[name] = exportedNames(t, dir)
+	}
+	mention := regexp.MustCompile(`\b(agent|tools|harness|demo|cassettes|cli)\.([A-Z]\w*)(?:\.([A-Z]\w*))?`)
+	checked := 0
+	for _, f := range repoFiles(t) {
+		if !strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range mention.FindAllStringSubmatch(line, -1) {
+				names := exported[m[1]]
+				checked++
+				switch {
+				case !names[m[2]]:
+					t.Errorf("%s:%d names %s.%s, which package %s does not export", f, i+1, m[1], m[2], m[1])
+				case m[3] != "" && isCall(line, m[0]) && !names[m[2]+"."+m[3]]:
+					t.Errorf("%s:%d calls %s, which is not a method of %s.%s", f, i+1, m[0], m[1], m[2])
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked %d mentions, the pattern is broken", checked)
+	}
+}
+
+// isCall reports whether the mention m is followed by a call on line:
+// "harness.Gateway.Start(" names a method, "tools.Result.Content" a field.
+func isCall(line, m string) bool {
+	_, after, _ := strings.Cut(line, m)
+	return strings.HasPrefix(after, "(")
+}
+
+// TestOneUpdateFlag: -update is internal/golden's flag alone (examples/ are
+// modules of their own); a package that defined its own would rewrite
+// goldens its own way, and two in one test binary panic.
+func TestOneUpdateFlag(t *testing.T) {
+	own := regexp.MustCompile(`flag\.Bool\("update"`)
+	for _, f := range repoFiles(t) {
+		if !strings.HasSuffix(f, ".go") || strings.HasPrefix(f, "internal/golden/") || strings.HasPrefix(f, "examples/") || f == "conventions_test.go" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own.Match(b) {
+			t.Errorf("%s defines its own -update flag: use internal/golden (golden.Check, golden.Updating)", f)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,9 +32,6 @@ type API struct {
 	// Check returns an error wrapping ErrInvalidMessages when msgs would make
 	// a request in this format that a gateway rejects.
 	Check func(msgs []Message) error
-	// Detect reports whether head, the start of a raw stream, is in this
-	// format (see DetectAPI); nil for the default format.
-	Detect func(head []byte) bool
 }
 
 // ChatCompletions is the OpenAI chat-completions format: Bearer key,
@@ -54,7 +53,7 @@ var ChatCompletions = &API{
 
 // APIs lists every format, the default first.
 func APIs() []*API {
-	return []*API{ChatCompletions, Responses}
+	return []*API{ChatCompletions, AnthropicMessages, Responses}
 }
 
 // APIByName returns the format whose Name is name.
@@ -69,12 +68,49 @@ func APIByName(name string) (*API, error) {
 	return nil, fmt.Errorf("unknown api %q (want %s)", name, strings.Join(names, ", "))
 }
 
-// DetectAPI returns the format of a raw stream from its start: the first
-// format whose Detect recognizes head, else ChatCompletions.
+// DetectAPI names the format of a raw stream from its first event: an
+// "event:" line or a data object's "type" that belongs to Anthropic Messages
+// (message_start, content_block_*, ping, message_delta, message_stop) or to
+// OpenAI Responses ("response.*"); anything else, a chat-completions chunk
+// included, is ChatCompletions. "error" events and comments are passed over.
+// head is the start of the stream (the first few KiB are plenty).
 func DetectAPI(head []byte) *API {
-	for _, a := range APIs() {
-		if a.Detect != nil && a.Detect(head) {
-			return a
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexAny(head, "\r\n"); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimSpace(value)
+		var typ string
+		switch string(field) {
+		case "event":
+			typ = string(value)
+		case "data":
+			var probe struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(value, &probe) != nil {
+				continue
+			}
+			if probe.Type == "" {
+				return ChatCompletions
+			}
+			typ = probe.Type
+		default:
+			continue
+		}
+		switch {
+		case typ == "error":
+			continue
+		case strings.HasPrefix(typ, "response."):
+			return Responses
+		case strings.HasPrefix(typ, "message_"), strings.HasPrefix(typ, "content_block_"), typ == "ping":
+			return AnthropicMessages
+		default:
+			return ChatCompletions
 		}
 	}
 	return ChatCompletions

@@ -185,3 +185,27 @@ func errOrNil(s string) error {
 	}
 	return errors.New(s)
 }
+
+func TestDetectAPI(t *testing.T) {
+	tests := []struct {
+		reason string
+		head   string
+		want   *API
+	}{
+		{"a chat chunk", `data: {"id":"c","object":"chat.completion.chunk","choices":[]}` + "\n\n", ChatCompletions},
+		{"an event: line of Messages", "event: message_start\ndata: {}\n\n", AnthropicMessages},
+		{"Messages data without event: lines", `data: {"type":"message_start","message":{"id":"m"}}` + "\n\n", AnthropicMessages},
+		{"a ping first (Messages)", ": comment\r\nevent: ping\r\ndata: {\"type\":\"ping\"}\r\n\r\n", AnthropicMessages},
+		{"a content block before message_start", `data: {"type":"content_block_start","index":0}` + "\n\n", AnthropicMessages},
+		{"Responses", "event: response.created\ndata: {\"type\":\"response.created\"}\n\n", Responses},
+		{"an error first, then Messages", "event: error\ndata: {\"type\":\"error\"}\n\nevent: message_start\n", AnthropicMessages},
+		{"an error object alone", `data: {"type":"error","error":{"message":"x"}}` + "\n\n", ChatCompletions},
+		{"[DONE] then nothing", "data: [DONE]\n\n", ChatCompletions},
+		{"empty", "", ChatCompletions},
+	}
+	for _, tt := range tests {
+		if got := DetectAPI([]byte(tt.head)); got != tt.want {
+			t.Errorf("%s: DetectAPI = %s, want %s", tt.reason, got.Name, tt.want.Name)
+		}
+	}
+}

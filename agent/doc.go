@@ -76,6 +76,31 @@
 // Arguments are never parsed here: invalid JSON reaches the tool entry, which
 // turns it into a failure result fed back to the model.
 //
+// # Anthropic Messages (AnthropicMessages, MergeMessagesStream)
+//
+// The request is MessagesRequestBody (system messages become "system"; an
+// assistant message becomes thinking, text, then tool_use blocks; tool
+// messages become tool_result blocks at the head of the next user message).
+// The stream is read with the same SSE rules; the event type is the data's
+// "type" (the event: line may be absent). Blocks are kept in a map by their
+// index and drained in index order: text blocks join the turn's text,
+// thinking and redacted_thinking blocks become Turn.Thinking, tool_use blocks
+// the calls; server_tool_use and other blocks are not the agent's and are
+// dropped. A tool_use's arguments are its input_json_delta pieces joined when
+// at least one delta came (the start's "input" is a {} placeholder or a copy,
+// never a prefix); otherwise the start's input when it is a non-empty object;
+// otherwise "{}". ping, content_block_stop and unknown event and delta types
+// change nothing; events before message_start merge as usual; a repeated
+// message_start with the same id is ignored, one with another id is
+// ErrSecondMessage. The first non-empty stop_reason is FinishReason; usage
+// members present later replace earlier ones (input counts cache reads and
+// writes). An error event (or data whose type is "error") is a *StreamError;
+// a stream with neither a stop_reason nor message_stop is ErrTruncatedStream.
+// The format's Check adds to CheckMessages the rule the API enforces with a
+// 400: nothing follows a tool_use in its message, and the next user message
+// starts with one tool_result per tool_use (DecodeMessagesRequest applies it
+// to a request body a server receives).
+//
 // # Responses stream rules (MergeResponsesStream)
 //
 // The OpenAI Responses stream (Responses: POST {base}/responses) is typed
@@ -108,10 +133,11 @@
 //
 // # Client and loop
 //
-// Client.Complete posts {"model","messages","tools","stream":true} (in that
-// key order, the same bytes for the same input, "tools" left out when empty)
-// to BaseURL with "/chat/completions" appended to its path (a query such as
-// Azure's ?api-version= stays a query); a status outside 2xx is an
+// Client.Complete posts the format's body (chat completions:
+// {"model","messages","tools","stream":true} in that key order, the same
+// bytes for the same input, "tools" left out when empty) to BaseURL with the
+// format's path appended to its path (a query such as Azure's ?api-version=
+// stays a query); a status outside 2xx is an
 // *HTTPError; a 2xx whose body is no event stream (an HTML page, a
 // non-streaming JSON answer) is a *NotStreamError quoting its Content-Type
 // and first bytes. Endpoint, the URL messages print, carries no userinfo and

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -23,21 +22,9 @@ var Responses = &API{
 			h.Set("Authorization", "Bearer "+key)
 		}
 	},
-	Body:   ResponsesRequestBody,
-	Merge:  MergeResponsesStream,
-	Check:  CheckMessages,
-	Detect: isResponsesStream,
-}
-
-// isResponsesStream reports whether a stream's start has a Responses event:
-// an "event: response." line or a "type" that begins with "response.".
-func isResponsesStream(head []byte) bool {
-	for _, marker := range [][]byte{[]byte("event: response."), []byte("event:response."), []byte(`"type":"response.`), []byte(`"type": "response.`)} {
-		if bytes.Contains(head, marker) {
-			return true
-		}
-	}
-	return false
+	Body:  ResponsesRequestBody,
+	Merge: MergeResponsesStream,
+	Check: CheckMessages,
 }
 
 // respRequest is the body of a Responses request; field order is key order.

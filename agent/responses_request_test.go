@@ -110,7 +110,7 @@ func TestLoopOverResponses(t *testing.T) {
 	}
 }
 
-func TestDetectAPI(t *testing.T) {
+func TestDetectAPIResponses(t *testing.T) {
 	tests := []struct {
 		reason string
 		head   string

@@ -57,17 +57,19 @@ func TestMergeStreamBOM(t *testing.T) {
 // endless repeats b forever.
 type endless struct {
 	b   []byte
-	off int
-	n   int64 // bytes served
+	rep []byte // b repeated to at least 64 KiB
+	off int    // where the next read starts in b
+	n   int64  // bytes served
 }
 
 func (e *endless) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = e.b[e.off]
-		e.off = (e.off + 1) % len(e.b)
+	if e.rep == nil {
+		e.rep = bytes.Repeat(e.b, (64<<10)/len(e.b)+1)
 	}
-	e.n += int64(len(p))
-	return len(p), nil
+	n := copy(p, e.rep[e.off:])
+	e.off = (e.off + n) % len(e.b)
+	e.n += int64(n)
+	return n, nil
 }
 
 // One line that never ends, and one event whose data lines never end, stop

@@ -5,7 +5,8 @@
 // from the project's scripted gateway on loopback (harness.Gateway), through
 // the same recording path a user runs against a live gateway:
 // `agentvcr run -base-url URL -model NAME -record PATH`. They are not
-// recordings of a live model. The derived cassettes (quirks/*.yaml) are the
+// recordings of a live model. messages/*.yaml are the same scripts recorded
+// in the Anthropic Messages format (`agentvcr run -api messages ...`). The derived cassettes (quirks/*.yaml) are the
 // base ones rewritten by the harness's quirk transforms into the broken
 // shapes real gateways send. responses/ holds the same conversations
 // recorded in the OpenAI Responses format (run -api responses, against the

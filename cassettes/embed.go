@@ -2,9 +2,12 @@ package cassettes
 
 import "embed"
 
-// FS holds every cassette: "<name>.yaml", "<name>.en.yaml" and
-// "quirks/<name>.<quirk>.yaml" in chat completions, and the same in the
-// Responses format under "responses/".
+// FS holds every cassette: "<name>.yaml", "<name>.en.yaml",
+// "quirks/<name>.<quirk>.yaml", and the Anthropic Messages recordings of the
+// same scripts, "messages/<name>.yaml" and "messages/<name>.en.yaml", with
+// the demo's benign Messages quirk variants "messages/quirks/demo.<quirk>.yaml",
+// and the OpenAI Responses recordings, "responses/<name>.yaml" and
+// "responses/quirks/<name>.<quirk>.yaml".
 //
-//go:embed *.yaml quirks/*.yaml responses/*.yaml responses/quirks/*.yaml
+//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml
 var FS embed.FS

@@ -88,7 +88,7 @@ func TestCatalogMergesAgreeWithTheCleanTurn(t *testing.T) {
 	}
 	want := []string{"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",
 		"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",
-		"comments", "no_done", "bad_args", "midstream_error", "truncated"}
+		"comments", "no_done", "content_parts", "several_choices", "bad_args", "midstream_error", "truncated"}
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Errorf("cases.json (-want +got):\n%s", diff)
 	}

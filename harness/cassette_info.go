@@ -13,12 +13,14 @@ import (
 // A Recording is what the first request of a cassette says about the
 // conversation it holds: enough to replay it with the same request bytes.
 type Recording struct {
+	// API is the wire format, read from the recorded path ("/v1/messages"
+	// is Anthropic Messages, "/responses" OpenAI Responses; chat completions
+	// when no format's path fits).
+	API *agent.API
 	// BaseURL is the recorded endpoint without the format's path
-	// ("/chat/completions", "/responses"), so that the replayed requests have
-	// the recorded path.
+	// ("/chat/completions", "/v1/messages", "/responses"), so that the
+	// replayed requests have the recorded path.
 	BaseURL string
-	// API is the wire format the recorded path names (agent.API.Name).
-	API string
 	// Model is the recorded "model".
 	Model string
 	// Prompt is the content of the last user message of the first request.
@@ -42,9 +44,15 @@ func ReadRecording(path string) (Recording, error) {
 	if err != nil {
 		return Recording{}, fmt.Errorf("cassette %s: recorded URL: %w", path, err)
 	}
-	api := apiOfPath(u.Path)
-	// Chat completions say "messages", Responses "input"; the prompt is the
-	// last user text of either.
+	api := agent.ChatCompletions // the format whose path is the longest suffix
+	best := -1
+	for _, a := range agent.APIs() {
+		if strings.HasSuffix(u.Path, a.Path) && len(a.Path) > best {
+			api, best = a, len(a.Path)
+		}
+	}
+	// Chat completions and Messages say "messages", Responses "input"; the
+	// prompt is the last user text of any.
 	type text struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -57,16 +65,33 @@ func ReadRecording(path string) (Recording, error) {
 	if err := json.Unmarshal([]byte(first.Body), &body); err != nil {
 		return Recording{}, fmt.Errorf("cassette %s: first request body is not a %s request: %w", path, api.Name, err)
 	}
-	rec := Recording{Model: body.Model, API: api.Name, Interactions: len(c.Interactions)}
+	rec := Recording{API: api, Model: body.Model, Interactions: len(c.Interactions)}
 	for _, m := range append(body.Messages, body.Input...) {
-		var content string
-		if m.Role == "user" && json.Unmarshal(m.Content, &content) == nil {
-			rec.Prompt = content
+		if m.Role == "user" {
+			rec.Prompt = contentText(m.Content)
 		}
 	}
 	u.Path = strings.TrimSuffix(u.Path, api.Path)
 	rec.BaseURL = u.String()
 	return rec, nil
+}
+
+// contentText is a message content's text: the string, or the text of its
+// text blocks (Anthropic Messages), joined.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct{ Type, Text string }
+	json.Unmarshal(raw, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // CassetteFile is the file name of a cassette in a locale: <name>.yaml for
@@ -76,15 +101,4 @@ func CassetteFile(name string, lang tools.Lang) string {
 		return name + ".en.yaml"
 	}
 	return name + ".yaml"
-}
-
-// apiOfPath is the wire format whose path ends the recorded URL path, chat
-// completions when none does.
-func apiOfPath(path string) *agent.API {
-	for _, a := range agent.APIs() {
-		if strings.HasSuffix(path, a.Path) {
-			return a
-		}
-	}
-	return agent.ChatCompletions
 }

@@ -121,4 +121,14 @@
 // 500, a stall after N events until the client goes, a reset (connection
 // closed after N events), an error event after N events inside the 200
 // stream. Journal receives one JSON line per request (JournalEntry).
+//
+// # Recording proxy (record_proxy.go)
+//
+// RecordingProxy is agentvcr record: an http.Handler that forwards each
+// request to an upstream base URL with the client's own headers, streams
+// the answer back as it arrives (a tee: the client reads the first event
+// before the upstream has finished), and records the exchange through a
+// ModeRecord Cassette, so Stop saves it by the same redaction, secret scan
+// and temporary file as a recorded run. The credentials of every auth
+// header it forwards (HeaderSecrets) become secrets of the recording.
 package harness

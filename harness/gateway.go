@@ -14,13 +14,15 @@ import (
 )
 
 // ErrInvariant marks a request the scripted gateway refused because its
-// messages broke the chat-completions invariants (a call without exactly one
-// result, a result pointing at no call). A real gateway answers 400 too.
+// messages broke the format's invariants (a call without exactly one result,
+// a result pointing at no call; in Messages, a tool_use not answered first
+// thing in the next user message). A real gateway answers 400 too.
 var ErrInvariant = errors.New("request breaks the message invariants")
 
 // A Gateway is the project's scripted stand-in for an OpenAI-compatible
-// gateway: it speaks POST /v1/chat/completions and POST /v1/responses (the
-// OpenAI Responses API) with SSE streaming, answers
+// gateway: it speaks POST /v1/chat/completions, the OpenAI Responses API
+// POST /v1/responses and the Anthropic Messages POST /v1/messages (key in
+// x-api-key) with SSE streaming, answers
 // from scripts (the request's "model" picks one), and checks the message
 // invariants on every request it receives. It is what the base cassettes are
 // recorded from, through the same recording path a user runs against a live
@@ -67,68 +69,105 @@ func (g *Gateway) Refused() []error {
 	return append([]error(nil), g.refused...)
 }
 
-// gatewayRequest is what the gateway reads from a request in any format:
-// the model, the conversation as neutral messages, and the stream flag.
-type gatewayRequest struct {
+// chatRequest is the part of a chat-completions request the gateway reads.
+type chatRequest struct {
 	Model    string          `json:"model"`
 	Messages []agent.Message `json:"messages"`
 	Stream   bool            `json:"stream"`
 }
 
-// parseChatRequest reads a chat-completions request.
-func parseChatRequest(body []byte) (gatewayRequest, error) {
-	var req gatewayRequest
-	err := json.Unmarshal(body, &req)
-	return req, err
+// A gatewayRoute is one wire format the gateway speaks: how a request proves
+// its key, how its body reads as neutral messages (checking the format's
+// invariants: the error wraps agent.ErrInvalidMessages), how a scripted
+// reply streams, and how an error answers.
+type gatewayRoute struct {
+	keyOK  func(r *http.Request, key string) bool
+	decode func(body []byte) (agent.DecodedRequest, error)
+	stream func(model, script string, turn int, r Reply) []string
+	fail   func(w http.ResponseWriter, status int, code, message string)
 }
 
-// ServeHTTP answers one chat-completions or Responses request.
+// routeFor returns the route for a request path: /v1/messages speaks
+// Anthropic Messages, /responses the OpenAI Responses API,
+// /chat/completions chat completions.
+func routeFor(path string) (gatewayRoute, bool) {
+	switch {
+	case strings.HasSuffix(path, "/chat/completions"):
+		return gatewayRoute{
+			keyOK:  func(r *http.Request, key string) bool { return r.Header.Get("Authorization") == "Bearer "+key },
+			decode: decodeChat,
+			stream: StreamReply,
+			fail:   writeError,
+		}, true
+	case strings.HasSuffix(path, "/responses"):
+		return gatewayRoute{
+			keyOK:  func(r *http.Request, key string) bool { return r.Header.Get("Authorization") == "Bearer "+key },
+			decode: decodeResponses,
+			stream: StreamResponsesReply,
+			fail:   writeError,
+		}, true
+	case strings.HasSuffix(path, "/v1/messages"):
+		return gatewayRoute{
+			keyOK:  func(r *http.Request, key string) bool { return r.Header.Get("x-api-key") == key },
+			decode: agent.DecodeMessagesRequest,
+			stream: StreamMessagesReply,
+			fail:   writeMessagesError,
+		}, true
+	}
+	return gatewayRoute{}, false
+}
+
+func decodeChat(body []byte) (agent.DecodedRequest, error) {
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return agent.DecodedRequest{}, fmt.Errorf("body is not valid JSON: %w", err)
+	}
+	return agent.DecodedRequest{Model: req.Model, Stream: req.Stream, Messages: req.Messages}, agent.CheckMessages(req.Messages)
+}
+
+// ServeHTTP answers one request in the format its path names.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	g.requests++
 	g.mu.Unlock()
 
-	parse, stream := parseChatRequest, StreamReply
-	switch {
-	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
-	case strings.HasSuffix(r.URL.Path, "/responses"):
-		parse, stream = parseResponsesRequest, StreamResponsesReply
-	default:
+	route, ok := routeFor(r.URL.Path)
+	if !ok {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s", r.URL.Path))
 		return
 	}
 	if r.Method != http.MethodPost {
-		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "use POST")
+		route.fail(w, http.StatusMethodNotAllowed, "invalid_request_error", "use POST")
 		return
 	}
-	if g.key != "" && r.Header.Get("Authorization") != "Bearer "+g.key {
-		writeError(w, http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided.")
+	if g.key != "" && !route.keyOK(r, g.key) {
+		route.fail(w, http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided.")
 		return
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "cannot read body: "+err.Error())
+		route.fail(w, http.StatusBadRequest, "invalid_request_error", "cannot read body: "+err.Error())
 		return
 	}
-	req, err := parse(body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "body is not a valid request: "+err.Error())
-		return
-	}
-	if !req.Stream {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "this gateway only streams: set \"stream\": true")
-		return
-	}
-	if err := agent.CheckMessages(req.Messages); err != nil {
+	req, err := route.decode(body)
+	if errors.Is(err, agent.ErrInvalidMessages) {
 		g.mu.Lock()
 		g.refused = append(g.refused, fmt.Errorf("%w: %w", ErrInvariant, err))
 		g.mu.Unlock()
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "messages: "+err.Error())
+		route.fail(w, http.StatusBadRequest, "invalid_request_error", "messages: "+err.Error())
+		return
+	}
+	if err != nil {
+		route.fail(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return
+	}
+	if !req.Stream {
+		route.fail(w, http.StatusBadRequest, "invalid_request_error", "this gateway only streams: set \"stream\": true")
 		return
 	}
 	script, ok := g.scripts[req.Model]
 	if !ok {
-		writeError(w, http.StatusNotFound, "model_not_found", fmt.Sprintf("the model %q does not exist", req.Model))
+		route.fail(w, http.StatusNotFound, "model_not_found", fmt.Sprintf("the model %q does not exist", req.Model))
 		return
 	}
 	if err := checkEcho(script, req.Messages); err != nil {
@@ -145,20 +184,20 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if turn >= len(script.Replies) {
-		writeError(w, http.StatusBadRequest, "invalid_request_error",
+		route.fail(w, http.StatusBadRequest, "invalid_request_error",
 			fmt.Sprintf("script %q has %d replies; request %d asks for one more", script.Name, len(script.Replies), turn+1))
 		return
 	}
 	reply := script.Replies[turn]
 	if reply.Status != 0 {
-		writeError(w, reply.Status, "scripted_error", fmt.Sprintf("scripted %d %s", reply.Status, http.StatusText(reply.Status)))
+		route.fail(w, reply.Status, "scripted_error", fmt.Sprintf("scripted %d %s", reply.Status, http.StatusText(reply.Status)))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	for _, event := range stream(req.Model, script.Name, turn, reply) {
+	for _, event := range route.stream(req.Model, script.Name, turn, reply) {
 		io.WriteString(w, event)
 		if flusher != nil {
 			flusher.Flush()

@@ -26,16 +26,26 @@ type responsesInput struct {
 	Output    json.RawMessage `json:"output"`
 }
 
+// decodeResponses reads a Responses request and checks the invariants on
+// its neutral messages (the error then wraps agent.ErrInvalidMessages).
+func decodeResponses(body []byte) (agent.DecodedRequest, error) {
+	req, err := parseResponsesRequest(body)
+	if err != nil {
+		return req, fmt.Errorf("body is not a valid request: %w", err)
+	}
+	return req, agent.CheckMessages(req.Messages)
+}
+
 // parseResponsesRequest reads a Responses request into the neutral messages
 // the invariants are checked on: a message item is a message, function_call
 // items join the assistant message before them (or open one), and a
 // function_call_output is a tool message answering its call_id.
-func parseResponsesRequest(body []byte) (gatewayRequest, error) {
+func parseResponsesRequest(body []byte) (agent.DecodedRequest, error) {
 	var req responsesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return gatewayRequest{}, err
+		return agent.DecodedRequest{}, err
 	}
-	out := gatewayRequest{Model: req.Model, Stream: req.Stream}
+	out := agent.DecodedRequest{Model: req.Model, Stream: req.Stream}
 	var input string
 	if json.Unmarshal(req.Input, &input) == nil {
 		out.Messages = []agent.Message{{Role: agent.RoleUser, Content: input}}
@@ -43,14 +53,14 @@ func parseResponsesRequest(body []byte) (gatewayRequest, error) {
 	}
 	var items []responsesInput
 	if err := json.Unmarshal(req.Input, &items); err != nil {
-		return gatewayRequest{}, fmt.Errorf("input: %w", err)
+		return agent.DecodedRequest{}, fmt.Errorf("input: %w", err)
 	}
 	for i, it := range items {
 		switch it.Type {
 		case "message", "":
 			text, err := inputText(it.Content)
 			if err != nil {
-				return gatewayRequest{}, fmt.Errorf("input %d: %w", i, err)
+				return agent.DecodedRequest{}, fmt.Errorf("input %d: %w", i, err)
 			}
 			out.Messages = append(out.Messages, agent.Message{Role: it.Role, Content: text})
 		case "function_call":
@@ -64,11 +74,11 @@ func parseResponsesRequest(body []byte) (gatewayRequest, error) {
 		case "function_call_output":
 			text, err := inputText(it.Output)
 			if err != nil {
-				return gatewayRequest{}, fmt.Errorf("input %d: output: %w", i, err)
+				return agent.DecodedRequest{}, fmt.Errorf("input %d: output: %w", i, err)
 			}
 			out.Messages = append(out.Messages, agent.Message{Role: agent.RoleTool, ToolCallID: it.CallID, Content: text})
 		default:
-			return gatewayRequest{}, fmt.Errorf("input %d: item type %q is not one the scripted gateway reads", i, it.Type)
+			return agent.DecodedRequest{}, fmt.Errorf("input %d: item type %q is not one the scripted gateway reads", i, it.Type)
 		}
 	}
 	return out, nil

@@ -92,6 +92,10 @@ func chatQuirks() []Quirk {
 			Doc: "': OPENROUTER PROCESSING' first, ': keepalive' lines between events and after [DONE] (OpenRouter)"},
 		{Name: "no_done", API: chat, Benign: true, Apply: noDone,
 			Doc: "no data: [DONE] after the finish chunk (Cerebras, Perplexity; bifrost #2910)"},
+		{Name: "content_parts", API: chat, Benign: true, Apply: contentParts,
+			Doc: `delta.content as an array of typed parts, [{"type":"text","text":...}] (Mistral, Databricks: litellm #16272, databricks/appkit #559)`},
+		{Name: "several_choices", API: chat, Benign: true, Apply: severalChoices,
+			Doc: "a second answer (choice 1, with a call of its own) interleaved with the stream's (n > 1: litellm #35793)"},
 		{Name: "bad_args", API: chat, Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},
 	}
@@ -115,7 +119,7 @@ func onlyFor(api string, apply func([]byte, int64) ([]byte, error)) func([]byte,
 
 // QuirkByName returns the transform with that name.
 func QuirkByName(name string) (Quirk, bool) {
-	for _, q := range Quirks() {
+	for _, q := range append(Quirks(), MessagesQuirks()...) {
 		if q.Name == name {
 			return q, true
 		}

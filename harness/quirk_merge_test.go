@@ -43,6 +43,7 @@ func refMerge(body []byte) (refTurn, error) {
 		}
 		return c
 	}
+	keep, several := refChoices(body)
 	for _, ev := range ParseSSE(body) {
 		if !ev.HasData {
 			continue
@@ -53,8 +54,9 @@ func refMerge(body []byte) (refTurn, error) {
 		}
 		var chunk struct {
 			Choices []struct {
+				Index *int64 `json:"index"`
 				Delta struct {
-					Content   *string `json:"content"`
+					Content   json.RawMessage `json:"content"`
 					ToolCalls []struct {
 						Index    *int64 `json:"index"`
 						ID       string `json:"id"`
@@ -71,9 +73,10 @@ func refMerge(body []byte) (refTurn, error) {
 			return t, fmt.Errorf("chunk %q: %w", ev.Data, err)
 		}
 		for _, ch := range chunk.Choices {
-			if ch.Delta.Content != nil {
-				t.Text += *ch.Delta.Content
+			if several && (ch.Index == nil && keep != 0 || ch.Index != nil && *ch.Index != keep) {
+				continue // several answers: only the first choice counts
 			}
+			t.Text += refText(ch.Delta.Content)
 			if ch.FinishReason != nil {
 				t.FinishReason = *ch.FinishReason
 			}
@@ -122,4 +125,52 @@ func refMerge(body []byte) (refTurn, error) {
 		t.Calls = append(t.Calls, call)
 	}
 	return t, nil
+}
+
+// refText is the answer text of delta.content: a string, or the text of the
+// "text" parts of an array.
+func refText(content json.RawMessage) string {
+	var s string
+	if json.Unmarshal(content, &s) == nil {
+		return s
+	}
+	var parts []struct{ Type, Text string }
+	json.Unmarshal(content, &parts)
+	for _, p := range parts {
+		if p.Type == "text" {
+			s += p.Text
+		}
+	}
+	return s
+}
+
+// refChoices reads the choice indexes of a stream: the first one (missing
+// counts as 0) and whether they ever go back down (several answers).
+func refChoices(body []byte) (first int64, several bool) {
+	var last int64
+	seen := false
+	for _, ev := range ParseSSE(body) {
+		var chunk struct {
+			Choices []struct {
+				Index *int64 `json:"index"`
+			} `json:"choices"`
+		}
+		if !ev.HasData || json.Unmarshal([]byte(ev.Data), &chunk) != nil {
+			continue
+		}
+		for _, ch := range chunk.Choices {
+			var idx int64
+			if ch.Index != nil {
+				idx = *ch.Index
+			}
+			switch {
+			case !seen:
+				first, seen = idx, true
+			case idx < last:
+				several = true
+			}
+			last = idx
+		}
+	}
+	return first, several
 }

@@ -36,7 +36,7 @@ func responsesQuirks() []Quirk {
 			"response.completed's output in reverse order (invergent-ai/surogate #175)"),
 		q("no_created", true, false, drop("response.created", "response.in_progress"),
 			"no response.created or response.in_progress: the stream starts with the items"),
-		q("unknown_events", true, false, unknownEvents,
+		q("unknown_events", true, false, respUnknownEvents,
 			"event types no client knows, between the events (vendor keepalives)"),
 		q("done_marker", true, false, doneMarker,
 			"data: [DONE] after response.completed (gateways bridging chat completions)"),
@@ -261,9 +261,9 @@ func reversed(xs []any) []any {
 	return out
 }
 
-// unknownEvents puts a vendor keepalive after response.created and after
+// respUnknownEvents puts a vendor keepalive after response.created and after
 // every output item, and an unknown typed event before response.completed.
-func unknownEvents(items []*streamItem) ([]*streamItem, error) {
+func respUnknownEvents(items []*streamItem) ([]*streamItem, error) {
 	var out []*streamItem
 	for _, it := range items {
 		if typeOf(it) == "response.completed" {

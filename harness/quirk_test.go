@@ -273,7 +273,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestQuirksLeaveTextOnlyStreamsAlone(t *testing.T) {
 	text := []byte("data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n" +
 		"data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
-	framing := map[string]bool{"crlf": true, "comments": true, "no_done": true}
+	framing := map[string]bool{"crlf": true, "comments": true, "no_done": true, "content_parts": true, "several_choices": true}
 	for _, q := range chatQuirks() {
 		if framing[q.Name] {
 			continue

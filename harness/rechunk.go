@@ -128,6 +128,7 @@ type rechunkReader struct {
 	r    Rechunk
 	src  io.Reader
 	buf  []byte // body bytes [pos, pos+len(buf)): read from src, not yet served
+	back []byte // the array buf lives in
 	pos  int64  // bytes served
 	end  int64  // end of the current piece; -1 before the first
 	err  error  // src's error (io.EOF at its end), once buf is drained
@@ -138,16 +139,19 @@ type rechunkReader struct {
 }
 
 // fill reads src until buf holds the bytes up to offset want (exclusive),
-// or src ends. It reports whether buf reaches want.
+// or src ends. It reports whether buf reaches want. buf lives in one
+// backing array, its bytes moved to the front when it reaches the end.
 func (cr *rechunkReader) fill(want int64) bool {
 	for empty := 0; cr.pos+int64(len(cr.buf)) < want && cr.err == nil; {
-		if len(cr.buf) == 0 {
-			cr.buf = cr.buf[:0:cap(cr.buf)]
-		}
-		if cap(cr.buf)-len(cr.buf) < rechunkBlock {
-			grown := make([]byte, len(cr.buf), len(cr.buf)+rechunkBlock)
-			copy(grown, cr.buf)
-			cr.buf = grown
+		switch {
+		case cr.back == nil:
+			cr.back = make([]byte, 2*rechunkBlock)
+			cr.buf = cr.back[:0]
+		case len(cr.buf) == cap(cr.buf) && len(cr.buf) == len(cr.back):
+			grown := make([]byte, 2*len(cr.back))
+			cr.back, cr.buf = grown, grown[:copy(grown, cr.buf)]
+		case len(cr.buf) == cap(cr.buf):
+			cr.buf = cr.back[:copy(cr.back, cr.buf)]
 		}
 		n, err := cr.src.Read(cr.buf[len(cr.buf):cap(cr.buf)])
 		cr.buf = cr.buf[:len(cr.buf)+n]

@@ -8,14 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 )
-
-// authHeaders carry a client's key; each value is a secret of the
-// recording, whatever the request.
-var authHeaders = []string{"Authorization", "X-Api-Key", "Api-Key"}
 
 // hopHeaders are not forwarded by a proxy (RFC 9110 section 7.6.1), plus
 // the ones the proxy recomputes: it streams, and the transport decompresses.
@@ -26,9 +23,9 @@ var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Pro
 // client's own headers (its key included), streams each answer back to the
 // client as it arrives, and records the exchange into a cassette through
 // the same path as a recorded run: Stop saves it redacted, scans it for
-// secrets and only then moves it over the file. Every value of the
-// Authorization, X-Api-Key and Api-Key headers it sees is a secret of the
-// recording. It is an http.Handler.
+// secrets and only then moves it over the file. The credentials of every
+// auth header it sees (HeaderSecrets: Authorization, X-Api-Key, Api-Key
+// and more) are secrets of the recording. It is an http.Handler.
 type RecordingProxy struct {
 	upstream *url.URL
 	real     http.RoundTripper
@@ -163,18 +160,10 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.recorded.Add(1)
 }
 
-// addSecrets makes each auth header value, and the credential after its
-// scheme ("Bearer sk-..."), a secret of the recording.
+// addSecrets makes the credentials of the request's auth headers
+// (HeaderSecrets) secrets of the recording.
 func (p *RecordingProxy) addSecrets(h http.Header) {
-	var secrets []string
-	for _, name := range authHeaders {
-		for _, v := range h.Values(name) {
-			secrets = append(secrets, v)
-			if _, cred, ok := strings.Cut(v, " "); ok {
-				secrets = append(secrets, strings.TrimSpace(cred))
-			}
-		}
-	}
+	secrets := HeaderSecrets(h)
 	if len(secrets) == 0 {
 		return
 	}
@@ -182,19 +171,10 @@ func (p *RecordingProxy) addSecrets(h http.Header) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range secrets {
-		if s != "" && !containsString(c.opts.Secrets, s) {
+		if s != "" && !slices.Contains(c.opts.Secrets, s) {
 			c.opts.Secrets = append(c.opts.Secrets, s)
 		}
 	}
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *RecordingProxy) logf(format string, args ...any) {

@@ -179,12 +179,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // isCompletion reports a path the server answers with a recorded reply:
-// chat completions or Responses.
+// chat completions, OpenAI Responses or Anthropic Messages.
 func isCompletion(path string) bool {
-	return strings.HasSuffix(path, "/chat/completions") || strings.HasSuffix(path, "/responses")
+	return strings.HasSuffix(path, "/chat/completions") || strings.HasSuffix(path, "/responses") || isMessagesPath(path)
 }
 
-// chat answers one chat-completions or Responses request.
+// isMessagesPath reports an Anthropic Messages request path: a cassette
+// recorded with -api messages is served on POST .../v1/messages the same way
+// (the client's base URL is the server's root, or /s/NAME, without /v1).
+func isMessagesPath(path string) bool { return strings.HasSuffix(path, "/v1/messages") }
+
+// chat answers one chat-completions, Responses or Anthropic Messages request.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string, route *Route) {
 	body, err := readBody(r)
 	if err != nil {
@@ -256,12 +261,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	s.stream(w, r, reply, route, f.appliesTo(req.Turn))
 }
 
-// readBody reads a request body in one allocation when its length is
-// known, up to maxRequestBody.
+// readBody reads a request body of at most maxRequestBody bytes, in one
+// allocation when its length is known.
 func readBody(r *http.Request) ([]byte, error) {
 	n := r.ContentLength
-	if n < 0 || n > maxRequestBody {
-		return io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	if n > maxRequestBody {
+		return nil, fmt.Errorf("the body is over %d bytes", maxRequestBody)
+	}
+	if n < 0 {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+		if err == nil && len(body) > maxRequestBody {
+			err = fmt.Errorf("the body is over %d bytes", maxRequestBody)
+		}
+		return body, err
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r.Body, body); err != nil {

@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dnaeon/go-vcr/v2/cassette"
 	"github.com/google/go-cmp/cmp"
-	"gopkg.in/yaml.v3"
 )
 
 // MatchMode is how Replies finds the recorded reply to a request.
@@ -75,9 +73,9 @@ type servedItem struct {
 func NewReplies(name string, match MatchMode, cassettes ...ServedCassette) (*Replies, error) {
 	r := &Replies{name: name, match: match, exact: map[string]int{}, canon: map[string]int{}, single: len(cassettes) == 1}
 	for _, sc := range cassettes {
-		c := cassette.New("")
-		if err := yaml.Unmarshal(sc.Data, c); err != nil {
-			return nil, fmt.Errorf("cassette %s is not a go-vcr cassette (%w): pass another file or record it again", sc.Name, err)
+		c, err := decodeCassette(sc.Data) // bounded: aliases cannot make it expand
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", sc.Name, err)
 		}
 		if len(c.Interactions) == 0 {
 			return nil, fmt.Errorf("cassette %s: %w", sc.Name, ErrEmptyRecording)

@@ -9,8 +9,9 @@ import (
 )
 
 // stream writes an SSE reply event by event (or piece by piece under a
-// Rechunk), flushing each and pausing Pace before it, and applies a stream
-// fault when faulty.
+// Rechunk), pausing Pace before each and flushing each (the headers with
+// the first event unless a pause comes first; the last with the body's
+// end), or at once under Coalesce, and applies a stream fault when faulty.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply, route *Route, faulty bool) {
 	events := reply.Events
 	if events == nil {
@@ -28,14 +29,24 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 		events = route.Rechunk.Pieces(append(bytes.Join(events, nil), tail...))
 		tail = ""
 	}
+	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == RechunkWhole
+	if coalesce {
+		// One write: the headers, every event and the end of the body
+		// leave in as few packets as the connection's buffer allows.
+		whole := reply.Body
+		if len(whole) == 0 || (faulty && f.breaksStream()) {
+			whole = append(bytes.Join(events, nil), tail...)
+		}
+		events, tail = [][]byte{whole}, ""
+	}
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == RechunkWhole
-	if flusher != nil && !coalesce {
-		flusher.Flush() // the headers go out before the first event
+	perEvent := flusher != nil && !coalesce
+	if perEvent && (route.Pace > 0 || len(events) == 0) {
+		flusher.Flush() // the headers go out before the first pause
 	}
 	var timer *time.Timer
-	for _, e := range events {
+	for i, e := range events {
 		if route.Pace > 0 {
 			if timer == nil {
 				timer = time.NewTimer(route.Pace)
@@ -54,14 +65,19 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 		if _, err := w.Write(e); err != nil {
 			return // the client went away
 		}
-		if flusher != nil && !coalesce {
+		// The last event of a clean reply leaves with the end of the body
+		// when the handler returns: one write less.
+		if perEvent && (i < len(events)-1 || tail != "" || faulty) {
 			flusher.Flush()
 		}
 	}
 	if tail != "" {
 		io.WriteString(w, tail)
+		if flusher != nil {
+			flusher.Flush()
+		}
 	}
-	if flusher != nil && (tail != "" || coalesce) {
+	if flusher != nil && coalesce && faulty {
 		flusher.Flush()
 	}
 	if !faulty {

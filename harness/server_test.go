@@ -121,3 +121,27 @@ func TestServeJournal(t *testing.T) {
 		t.Errorf("journal (-want +got):\n%s", diff)
 	}
 }
+
+func TestServeRefusesAnOversizedBody(t *testing.T) {
+	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel")}
+	base := serveOn(t, &Server{Route: router.Route})
+	// A reader of unknown length: the body goes chunked, with no Content-Length.
+	body := io.MultiReader(strings.NewReader("{"), io.LimitReader(zeros{}, maxRequestBody))
+	resp, err := http.Post(base+"/chat/completions", "application/json", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	want := `{"error":{"code":"invalid_request_error","message":"cannot read the request body: the body is over 33554432 bytes","type":"invalid_request_error"}}` + "\n"
+	if resp.StatusCode != http.StatusBadRequest || string(got) != want {
+		t.Errorf("%d %s\nwant 400 %s", resp.StatusCode, got, want)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentvcr/agentvcr/agent"
 )
 
 func TestSSEFilesServesInOrderThenFails(t *testing.T) {
@@ -62,7 +64,7 @@ func TestReadRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Recording{BaseURL: "http://scripted-gateway.agentvcr.test/v1", API: "chat", Model: "demo", Prompt: "帮我看看这个仓库，测试为什么红", Interactions: 4}
+	want := Recording{API: agent.ChatCompletions, BaseURL: "http://scripted-gateway.agentvcr.test/v1", Model: "demo", Prompt: "帮我看看这个仓库，测试为什么红", Interactions: 4}
 	if rec != want {
 		t.Errorf("ReadRecording = %+v, want %+v", rec, want)
 	}

@@ -32,24 +32,44 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 // stderr, and nothing else; any other leaves stderr empty.
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
+	metamorphic(t, "", harness.Quirks(), 10)
+}
+
+// TestMetamorphicBenignResponsesQuirks is the same for the base cassettes
+// recorded in the OpenAI Responses format.
+func TestMetamorphicBenignResponsesQuirks(t *testing.T) {
+	t.Parallel()
+	metamorphic(t, "responses/", harness.Quirks(), 10)
+}
+
+// TestMetamorphicBenignMessagesQuirks is the same for the base cassettes
+// recorded in the Anthropic Messages format and the Messages quirks.
+func TestMetamorphicBenignMessagesQuirks(t *testing.T) {
+	t.Parallel()
+	metamorphic(t, "messages/", harness.MessagesQuirks(), 14)
+}
+
+// metamorphic replays every base cassette under the folder under (of cassettes.FS)
+// through every benign quirk of quirks that applies (at least least of
+// them per cassette) and two re-chunking seeds, against the clean replay.
+func metamorphic(t *testing.T, under string, quirks []harness.Quirk, least int) {
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
 		for _, script := range demo.Scripts(lang) {
-			for _, folder := range []string{"", "responses/"} {
-				file := folder + harness.CassetteFile(script.Name, lang)
-				base, err := fs.ReadFile(cassettes.FS, file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Run(file, func(t *testing.T) {
-					t.Parallel()
-					metamorphic(t, lang, folder+script.Name, base)
-				})
+			file := under + harness.CassetteFile(script.Name, lang)
+			name := under + script.Name
+			base, err := fs.ReadFile(cassettes.FS, file)
+			if err != nil {
+				t.Fatal(err)
 			}
+			t.Run(file, func(t *testing.T) {
+				t.Parallel()
+				metamorphicCassette(t, lang, name, base, quirks, least)
+			})
 		}
 	}
 }
 
-func metamorphic(t *testing.T, lang tools.Lang, name string, base []byte) {
+func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte, quirks []harness.Quirk, least int) {
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
 	if err := demo.WriteSandbox(ws); err != nil {
@@ -66,7 +86,7 @@ func metamorphic(t *testing.T, lang tools.Lang, name string, base []byte) {
 		}
 	}
 	applied := 0
-	for _, q := range harness.Quirks() {
+	for _, q := range quirks {
 		if !q.Benign {
 			continue
 		}
@@ -92,7 +112,7 @@ func metamorphic(t *testing.T, lang tools.Lang, name string, base []byte) {
 			}
 		}
 	}
-	if applied < 10 {
+	if applied < least {
 		t.Errorf("only %d benign quirks applied to %s", applied, name)
 	}
 }

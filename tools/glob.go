@@ -16,8 +16,8 @@ type globArgs struct {
 }
 
 // globTool lists files by path pattern. Its description and parameter
-// descriptions are globDesc, globPatternDesc and globLimitDesc in
-// texts_zh.go / texts_en.go.
+// descriptions are globDesc, globPatternDesc and globLimitDescF in
+// texts_zh.go / texts_en.go, limits filled in from limits.go.
 func globTool(lang Lang) Tool {
 	t := lang.texts()
 	return Tool{
@@ -51,7 +51,7 @@ func glob(ctx context.Context, ws *Workspace, t *catalog, a globArgs) (string, e
 		return "", err
 	}
 	defer root.Close()
-	return globIn(ctx, root.FS(), g, t, a)
+	return globIn(ctx, newRootFS(root), g, t, a)
 }
 
 // globIn walks fsys once. The walk starts at the pattern's folder and skips

@@ -18,8 +18,8 @@ type grepArgs struct {
 }
 
 // grepTool searches file contents. Its description and parameter
-// descriptions are grepDesc, grepPatternDesc and grepGlobDesc in
-// texts_zh.go / texts_en.go.
+// descriptions are grepDescF, grepPatternDesc and grepGlobDesc in
+// texts_zh.go / texts_en.go, limits filled in from limits.go.
 func grepTool(lang Lang) Tool {
 	t := lang.texts()
 	return Tool{

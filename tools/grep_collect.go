@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"os"
 	"sync"
 )
@@ -65,7 +66,7 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 	if workers == 1 {
 		s := newSearcher()
 		defer s.close()
-		err := walkFiles(ctx, root.FS(), filter.dir, enter, func(p string) error {
+		err := walkFiles(ctx, newRootFS(root), filter.dir, enter, func(p string) error {
 			if !admit(p) {
 				return nil
 			}
@@ -97,8 +98,13 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 	var walkErr error
 	go func() {
 		defer close(jobs)
+		defer func() {
+			if v := recover(); v != nil {
+				walkErr = panicError{value: v}
+			}
+		}()
 		n := 0
-		walkErr = walkFiles(inner, root.FS(), filter.dir, enter, func(p string) error {
+		walkErr = walkFiles(inner, newRootFS(root), filter.dir, enter, func(p string) error {
 			if !admit(p) {
 				return nil
 			}
@@ -124,7 +130,7 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 			s := newSearcher()
 			defer s.close()
 			for j := range jobs {
-				results <- done{j.n, s.file(inner, root, j.rel, grepMaxHits)}
+				results <- done{j.n, s.safeFile(inner, root, j.rel, grepMaxHits)}
 			}
 		}()
 	}
@@ -151,11 +157,23 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 			}
 		}
 	}
-	if c.err == nil && !over && walkErr != nil {
+	var p panicError
+	if c.err == nil && (!over || errors.As(walkErr, &p)) && walkErr != nil {
 		c.err = walkErr
 	}
 	if err := ctx.Err(); err != nil {
 		c.err = err
 	}
 	return c
+}
+
+// safeFile is file for a worker goroutine, which Execute's recover does not
+// cover: a panic becomes the file's error, and so the call's failure.
+func (s *searcher) safeFile(ctx context.Context, root *os.Root, rel string, want int) (r fileResult) {
+	defer func() {
+		if v := recover(); v != nil {
+			r = fileResult{rel: rel, err: panicError{value: v}}
+		}
+	}()
+	return s.file(ctx, root, rel, want)
 }

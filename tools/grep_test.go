@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -161,6 +162,37 @@ func TestAround(t *testing.T) {
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, around([]byte(tt.line), tt.start, tt.end, 120)); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+}
+
+// TestGrepWorkerPanic: a panic in a worker goroutine, where Execute's recover
+// does not reach, still becomes the call's error and not a crash.
+func TestGrepWorkerPanic(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("f%03d.txt", i)] = "x\n"
+	}
+	ws, _ := newWorkspace(t, files)
+	for _, workers := range []int{1, 8} {
+		g := grepper{workers: workers, onOpen: func(rel string) {
+			if rel == "f005.txt" {
+				panic("boom")
+			}
+		}}
+		var got string
+		var err error
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					err = panicError{value: v} // one worker: the calling goroutine panics, as before
+				}
+			}()
+			got, err = g.run(context.Background(), ws, EN.texts(), grepArgs{Pattern: "zzz"})
+		}()
+		var p panicError
+		if !errors.As(err, &p) || fmt.Sprint(p.value) != "boom" {
+			t.Errorf("%d workers: got %q, %v; want the panic as an error", workers, got, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -68,4 +69,28 @@ func sortKey(e fs.DirEntry) string {
 		return e.Name() + "/"
 	}
 	return e.Name()
+}
+
+// rootFS is root.FS() whose ReadDir does not stat every entry. A folder
+// opened through an os.Root lists its entries with one lstat each (Go loads
+// them eagerly there); the folder is still opened through the root, and its
+// entries are then listed from the open folder itself (listDir), with the
+// types the directory already records.
+type rootFS struct {
+	fs.FS
+	root *os.Root
+}
+
+func newRootFS(root *os.Root) rootFS { return rootFS{FS: root.FS(), root: root} }
+
+// ReadDir lists the folder name (root-relative, / separators), sorted by name.
+func (r rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := r.root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := listDir(f)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }

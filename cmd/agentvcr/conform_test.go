@@ -111,8 +111,8 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
 		}
-		want := map[string]string{"parallel": "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
-			"demo": "15 cases: 13 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+		want := map[string]string{"parallel": "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+			"demo": "17 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
 		if !strings.Contains(stdout, want) {
 			t.Errorf("%s: want %q in\n%s", name, want, stdout)
 		}
@@ -132,7 +132,7 @@ func TestConformOwnAgentWholeCatalog(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if want := "22 cases: 22 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
+	if want := "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
 		t.Errorf("want %q in\n%s", want, stdout)
 	}
 	var checks []struct{ ID, Details string }
@@ -199,7 +199,7 @@ func TestConformRecordedThroughRecord(t *testing.T) {
 	args[4] = demo.ScriptParallel // -model
 	args[6] = dir                 // -C: the workspace it was recorded on
 	code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join(dir, "rec.yaml")}, args...)...)
-	if code != 0 || stderr != "" || !strings.Contains(stdout, "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

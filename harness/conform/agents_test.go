@@ -126,7 +126,7 @@ func testAgent(mode string) int {
 			fmt.Println(turn.Text)
 			return 0
 		}
-		msgs = append(msgs, agent.Message{Role: "assistant", Content: turn.Text, ToolCalls: turn.ToolCalls})
+		msgs = append(msgs, agent.Message{Role: "assistant", Content: turn.Text, ToolCalls: turn.ToolCalls, Thinking: turn.Thinking})
 		for _, c := range turn.ToolCalls {
 			msgs = append(msgs, agent.Message{Role: "tool", ToolCallID: c.ID, Content: "ok " + c.Function.Name})
 			if mode == agentTwice {

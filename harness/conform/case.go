@@ -17,10 +17,12 @@ var ErrUnknownCase = errors.New("unknown case")
 // A Tier groups cases that are reported apart.
 type Tier string
 
-// Tiers: stream shapes (the quirk catalog and broken streams), transport
-// faults, and the recorded mode's replays.
+// Tiers: stream shapes (the quirk catalog and broken streams), what the
+// agent must echo (echo.go), transport faults, and the recorded mode's
+// replays.
 const (
 	TierQuirk    Tier = "quirk"
+	TierEcho     Tier = "echo"
 	TierFault    Tier = "fault"
 	TierRecorded Tier = "recorded"
 )
@@ -42,6 +44,9 @@ const (
 	// ExpectFault: the first attempt meets a transport fault, later ones the
 	// clean turn; the agent may give up (exit non-zero) or retry and finish.
 	ExpectFault
+	// ExpectEcho: as ExpectSame, and every follow-up request sends back
+	// what the stream carried for it (Case.Echo).
+	ExpectEcho
 )
 
 // Faults conform serves, on a case's first request only.
@@ -71,6 +76,9 @@ type Case struct {
 	ToolTurnOnly bool
 	// Fault is served instead of the first attempt's answer ("" for none).
 	Fault string
+	// Echo names what ExpectEcho wants sent back: "thought_signature" or
+	// "reasoning_content".
+	Echo string
 }
 
 // sourceRe finds the last parenthesized part of a quirk's Doc.
@@ -78,7 +86,7 @@ var sourceRe = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 
 // Cases returns the catalog in report order: the clean turn, every
 // chat-completions (or format-free) quirk of harness.Quirks, the two broken
-// streams, then the faults.
+// streams, the echo cases, then the faults.
 func Cases() []Case {
 	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range harness.Quirks() {
@@ -100,7 +108,9 @@ func Cases() []Case {
 			Doc:    "an error chunk (finish_reason \"error\") after the first call and half the second, then the end"},
 		Case{ID: "truncated", Tier: TierQuirk, Expect: ExpectBroken, ToolTurnOnly: true, Transform: truncate,
 			Source: "vercel/ai #19165",
-			Doc:    "the stream ends in the middle of the second call: no finish_reason, no [DONE]"},
+			Doc:    "the stream ends in the middle of the second call: no finish_reason, no [DONE]"})
+	cases = append(cases, echoCases()...)
+	cases = append(cases,
 		Case{ID: "fault_429", Tier: TierFault, Expect: ExpectFault, Fault: Fault429,
 			Source: "-", Doc: "HTTP 429 with Retry-After: 1 on the first request, then the clean turn"},
 		Case{ID: "fault_500", Tier: TierFault, Expect: ExpectFault, Fault: Fault500,

@@ -101,11 +101,19 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	if v, ok := checkFollowUps(c, want, o); !ok {
 		return v
 	}
+	if c.Expect == ExpectEcho {
+		if v, ok := checkEcho(c, o); !ok {
+			return v
+		}
+	}
 	switch {
 	case o.timedOut:
 		return fail("the agent got the conclusion but was still running after -timeout %s: killed", o.timeout)
 	case o.exitCode != 0:
 		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, lastLine(o.stderr))
+	}
+	if c.Expect == ExpectEcho {
+		return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s sent back; exit 0", len(want), c.Echo)}
 	}
 	return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}
 }

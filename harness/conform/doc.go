@@ -33,6 +33,9 @@
 // midstream_error and truncated (the tool turn breaks inside its second
 // call, on every attempt), and the faults (429 with Retry-After, 500, stall,
 // reset) on the case's first request only, reported as their own tier.
+// The echo tier (echo.go) serves the clean turn with what a provider wants
+// sent back: a thought signature on every call (echo_signature, Gemini) or
+// reasoning_content before the turn (echo_reasoning, DeepSeek).
 //
 // # Checks (check.go)
 //
@@ -48,7 +51,10 @@
 // After a fault the agent may give up or retry and finish, but not exit 0
 // without finishing, send on what the fault cut, or hang (a stall it does
 // not give up on within the timeout fails). A 429 it does not wait out is a
-// WARNING.
+// WARNING. On an echo case every request carrying the tool turn must also
+// send back each call's extra_content with its signature, or that turn's
+// reasoning_content; conform's server does not refuse a request without
+// it (the providers answer 400), the case fails.
 //
 // # Recorded mode (recorded.go)
 //

@@ -2,16 +2,14 @@ package conform
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/agentvcr/agentvcr/internal/golden"
+)
 
 // sampleResults are four verdicts of every status, one of them a failure
 // the baseline lists.
@@ -31,23 +29,6 @@ func sampleResults(t *testing.T) []Result {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
-}
-
 func TestReports(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -61,7 +42,7 @@ func TestReports(t *testing.T) {
 		if err := tt.write(&b, sampleResults(t)); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, tt.name, b.Bytes())
+		golden.Check(t, filepath.Join("testdata", tt.name), b.Bytes())
 	}
 }
 

@@ -40,13 +40,17 @@ type Message struct {
 	Calls []Call
 	// CallID is the call a tool message answers.
 	CallID string
+	// Reasoning is an assistant message's reasoning_content as sent.
+	Reasoning string
 }
 
-// A Call is one tool call: Arguments is the JSON text as sent.
+// A Call is one tool call: Arguments is the JSON text as sent, Extra its
+// extra_content (Gemini's thought signature) as sent.
 type Call struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Extra     json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // assistants counts the assistant messages: the turn a request asks for.
@@ -76,15 +80,17 @@ type chatWire struct {
 	Model    string `json:"model"`
 	Stream   bool   `json:"stream"`
 	Messages []struct {
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		ToolCallID string          `json:"tool_call_id"`
-		ToolCalls  []struct {
+		Role             string          `json:"role"`
+		Content          json.RawMessage `json:"content"`
+		ReasoningContent string          `json:"reasoning_content"`
+		ToolCallID       string          `json:"tool_call_id"`
+		ToolCalls        []struct {
 			ID       string `json:"id"`
 			Function struct {
 				Name      string          `json:"name"`
 				Arguments json.RawMessage `json:"arguments"`
 			} `json:"function"`
+			ExtraContent json.RawMessage `json:"extra_content"`
 		} `json:"tool_calls"`
 	} `json:"messages"`
 	Tools []struct {
@@ -108,9 +114,9 @@ func readChat(body []byte) (Request, error) {
 		r.Tools = append(r.Tools, Tool{Name: t.Function.Name, Schema: t.Function.Parameters})
 	}
 	for _, m := range w.Messages {
-		msg := Message{Role: m.Role, Text: contentText(m.Content), CallID: m.ToolCallID}
+		msg := Message{Role: m.Role, Text: contentText(m.Content), CallID: m.ToolCallID, Reasoning: m.ReasoningContent}
 		for _, c := range m.ToolCalls {
-			msg.Calls = append(msg.Calls, Call{ID: c.ID, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)})
+			msg.Calls = append(msg.Calls, Call{ID: c.ID, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments), Extra: c.ExtraContent})
 		}
 		r.Messages = append(r.Messages, msg)
 	}

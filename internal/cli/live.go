@@ -15,23 +15,31 @@ import (
 // liveSettings reads the gateway, model and key of a live run, each from
 // its flag or its environment variable, and says what to do when one is
 // missing.
-func liveSettings(env Env, f runFlags) (baseURL, model, key string, err error) {
-	baseURL, model, key = f.baseURL, f.model, env.Getenv("OPENAI_API_KEY")
+func liveSettings(env Env, f runFlags, api *agent.API) (baseURL, model, key string, err error) {
+	baseURL, model, key = f.baseURL, f.model, env.Getenv(api.KeyEnv)
 	if baseURL == "" {
-		baseURL = env.Getenv("OPENAI_BASE_URL")
+		baseURL = env.Getenv(api.BaseURLEnv)
 	}
 	if model == "" {
 		model = env.Getenv("AGENTVCR_MODEL")
 	}
 	switch {
 	case baseURL == "":
-		return "", "", "", usageError{"no gateway: pass -base-url URL or set OPENAI_BASE_URL (e.g. https://api.openai.com/v1)"}
+		return "", "", "", usageError{fmt.Sprintf("no gateway: pass -base-url URL or set %s (e.g. %s)", api.BaseURLEnv, exampleBase(api))}
 	case model == "":
 		return "", "", "", usageError{"no model: pass -model NAME or set AGENTVCR_MODEL"}
 	case key == "":
-		return "", "", "", errors.New("OPENAI_API_KEY is not set: export the gateway's key (it is never written to a cassette)")
+		return "", "", "", fmt.Errorf("%s is not set: export the gateway's key (it is never written to a cassette)", api.KeyEnv)
 	}
 	return baseURL, model, key, nil
+}
+
+// exampleBase is a base URL of the format's reference API.
+func exampleBase(api *agent.API) string {
+	if api == agent.AnthropicMessages {
+		return "https://api.anthropic.com"
+	}
+	return "https://api.openai.com/v1"
 }
 
 // openRecording opens a cassette to record a live run into, refusing in CI.
@@ -53,9 +61,9 @@ func explain(err error, c *agent.Client) string {
 		streamErr *agent.StreamError
 		netErr    *net.OpError
 	)
-	endpoint := ""
+	endpoint, api := "", agent.ChatCompletions
 	if c != nil {
-		endpoint = c.Endpoint()
+		endpoint, api = c.Endpoint(), c.Format()
 	}
 	switch {
 	case errors.As(err, &miss):
@@ -75,7 +83,7 @@ func explain(err error, c *agent.Client) string {
 	case errors.As(err, &httpErr):
 		switch s := httpErr.StatusCode; {
 		case s == http.StatusUnauthorized || s == http.StatusForbidden:
-			return fmt.Sprintf("the gateway refused the key (%d %s): check OPENAI_API_KEY", s, http.StatusText(s))
+			return fmt.Sprintf("the gateway refused the key (%d %s): check %s", s, http.StatusText(s), api.KeyEnv)
 		case s == http.StatusTooManyRequests:
 			return fmt.Sprintf("the gateway is rate limiting (%d %s): wait a minute and run again, or use a key with more quota", s, http.StatusText(s))
 		case s == http.StatusNotFound:
@@ -86,7 +94,7 @@ func explain(err error, c *agent.Client) string {
 			return fmt.Sprintf("the gateway refused the request (%d %s): %s", s, http.StatusText(s), strings.Join(strings.Fields(httpErr.Body), " "))
 		}
 	case errors.As(err, &netErr) && netErr.Op == "dial":
-		return fmt.Sprintf("cannot reach the gateway at %s (%v): check -base-url or OPENAI_BASE_URL and the network", endpoint, netErr.Err)
+		return fmt.Sprintf("cannot reach the gateway at %s (%v): check -base-url or %s and the network", endpoint, netErr.Err, api.BaseURLEnv)
 	case errors.Is(err, agent.ErrTurnLimit):
 		return err.Error() + ": raise -max-turns, or ask a narrower question"
 	default:

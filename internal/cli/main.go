@@ -39,7 +39,7 @@ const usage = `usage: agentvcr <command> [flags] [args]
 
 commands:
   run       run the agent: the offline demo by default, or live against a gateway
-  merge     merge a raw SSE stream (chat completions, Responses) into one turn (JSON)
+  merge     merge a raw SSE stream (chat completions, Anthropic Messages, Responses) into one turn (JSON)
   tool      run one tool through the same entry the agent loop uses
   selftest  run the lesson's seven checks
   serve     serve cassettes as an OpenAI-compatible endpoint, with quirks and faults

@@ -7,30 +7,30 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
-	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 )
 
-const mergeUsageText = `usage: agentvcr merge [-format auto|FORMAT] [FILE]
+const mergeUsage = `usage: agentvcr merge [-format auto|chat|messages|responses] [FILE]
 
 Merges a raw SSE stream (FILE, or standard input) into one turn and prints
 it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
-"warnings":[…] follows "tool_calls" when the merger worked around a broken
-shape. When the model sent reasoning, "thinking":[{"type":"…","text":"…"}]
-comes after them; a call that came with extra_content (Gemini's thought
-signature) has it after "arguments". Each is left out when there is none.
+When the model sent reasoning, "thinking":[{"type":"…","text":"…"}] follows
+"tool_calls"; a call that came with extra_content (Gemini's thought signature)
+has it after "arguments". Both are left out when there are none.
+-format names the wire format; auto (the default) reads it from the first
+event: Anthropic Messages (message_start, content_block_*, ping), OpenAI
+Responses (response.*), else chat completions.
 On a stream error it prints {"error":"…"} and exits 1.
 
 flags:
-  -format F
-    	the wire format: auto (the default) or one of %s; auto tells it
-    	from the stream's first events (chat completions when nothing else fits)
+  -format FORMAT
+    	the stream's wire format: auto (default), chat, messages or responses
 `
 
-// mergeHead is how much of a stream -format auto looks at.
-const mergeHead = 64 << 10
+// detectBytes is how much of the stream -format auto reads to decide.
+const detectBytes = 64 << 10
 
 // cmdMerge implements `agentvcr merge [FILE]`.
 func cmdMerge(env Env, args []string) int {
@@ -39,26 +39,25 @@ func cmdMerge(env Env, args []string) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	format := fs.String("format", "auto", "")
-	usage := mergeUsage()
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			fmt.Fprint(stdout, usage)
+			fmt.Fprint(stdout, mergeUsage)
 			return 0
 		}
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "agentvcr merge: too many arguments (want at most one FILE)\n\n%s", usage)
+		fmt.Fprint(stderr, mergeUsage)
 		return 2
 	}
 	var api *agent.API
 	if *format != "auto" {
 		var err error
 		if api, err = agent.APIByName(*format); err != nil {
-			fmt.Fprintf(stderr, "agentvcr merge: -format: %v\n", err)
+			fmt.Fprintf(stderr, "agentvcr merge: -format: %v\n\n%s", err, mergeUsage)
 			return 2
 		}
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "agentvcr merge: too many arguments (want at most one FILE)\n\n%s", mergeUsage)
+		return 2
 	}
 	in := stdin
 	if fs.NArg() == 1 {
@@ -74,9 +73,9 @@ func cmdMerge(env Env, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	br := bufio.NewReaderSize(in, mergeHead)
+	br := bufio.NewReaderSize(in, detectBytes)
 	if api == nil {
-		head, _ := br.Peek(mergeHead) // a shorter stream is all there; a read error comes again below
+		head, _ := br.Peek(detectBytes) // a shorter stream is all there is to look at
 		api = agent.DetectAPI(head)
 	}
 	turn, err := api.Merge(br)
@@ -89,18 +88,4 @@ func cmdMerge(env Env, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// mergeUsage is the merge command's usage text, naming the formats.
-func mergeUsage() string {
-	return fmt.Sprintf(mergeUsageText, apiNames())
-}
-
-// apiNames lists the wire formats' names: "chat, responses".
-func apiNames() string {
-	var names []string
-	for _, a := range agent.APIs() {
-		names = append(names, a.Name)
-	}
-	return strings.Join(names, ", ")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,30 +15,22 @@ import (
 )
 
 // TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
-// package agent (chat completions and Responses, the format told from the
-// stream, and named with -format) and compares stdout with the golden beside
-// it.
+// package agent, chat completions, Anthropic Messages and Responses, the
+// format detected from the first event, and compares stdout with the golden
+// beside it.
 func TestMergeFixtures(t *testing.T) {
-	chat, err := filepath.Glob("../../agent/testdata/streams/*.sse")
-	if err != nil || len(chat) == 0 {
-		t.Fatalf("no stream fixtures: %v", err)
+	var files []string
+	for _, dir := range []string{"streams", "messages", "responses"} {
+		found, err := filepath.Glob("../../agent/testdata/" + dir + "/*.sse")
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no %s fixtures: %v", dir, err)
+		}
+		files = append(files, found...)
 	}
-	responses, err := filepath.Glob("../../agent/testdata/responses/*.sse")
-	if err != nil || len(responses) == 0 {
-		t.Fatalf("no Responses fixtures: %v", err)
-	}
-	var cases [][]string
-	for _, path := range chat {
-		cases = append(cases, []string{"merge", path}, []string{"merge", "-format", "chat", path})
-	}
-	for _, path := range responses {
-		cases = append(cases, []string{"merge", path}, []string{"merge", "-format", "responses", path})
-	}
-	for _, args := range cases {
-		path := args[len(args)-1]
-		t.Run(strings.Join(args[1:len(args)-1], " ")+" "+strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
 			goldenFile := strings.TrimSuffix(path, ".sse") + ".golden.json"
-			code, stdout, stderr := Capture(Env{Dir: "."}, args...)
+			code, stdout, stderr := Capture(Env{Dir: "."}, "merge", path)
 			golden.Check(t, goldenFile, []byte(stdout))
 			want := []byte(stdout)
 			wantCode, wantStderr := 0, ""
@@ -81,11 +74,11 @@ func TestMergeResponsesFixtures(t *testing.T) {
 
 func errorText(t *testing.T, golden []byte) string {
 	t.Helper()
-	s := strings.TrimSuffix(strings.TrimPrefix(string(golden), `{"error":"`), "\"}\n")
-	if strings.ContainsAny(s, `"\`) {
-		t.Fatalf("golden error text needs unescaping: %s", golden)
+	var e struct{ Error string }
+	if err := json.Unmarshal(golden, &e); err != nil {
+		t.Fatalf("golden error line: %v: %s", err, golden)
 	}
-	return s
+	return e.Error
 }
 
 func TestMergeCommand(t *testing.T) {
@@ -123,38 +116,45 @@ func TestMergeCommand(t *testing.T) {
 			reason:     "two files are a usage error",
 			args:       []string{"merge", "a.sse", "b.sse"},
 			wantCode:   2,
-			wantStderr: "agentvcr merge: too many arguments (want at most one FILE)\n\n" + mergeUsage(),
+			wantStderr: "agentvcr merge: too many arguments (want at most one FILE)\n\n" + mergeUsage,
 		},
 		{
 			reason:     "an unknown flag is a usage error",
 			args:       []string{"merge", "-x"},
 			wantCode:   2,
-			wantStderr: "flag provided but not defined: -x\n" + mergeUsage(),
+			wantStderr: "flag provided but not defined: -x\n" + mergeUsage,
 		},
 		{
 			reason:     "-h prints the usage on stdout",
 			args:       []string{"merge", "-h"},
-			wantStdout: mergeUsage(),
+			wantStdout: mergeUsage,
 		},
 		{
-			reason:     "an unknown format is a usage error naming the known ones",
-			args:       []string{"merge", "-format", "gemini"},
-			wantCode:   2,
-			wantStderr: "agentvcr merge: -format: unknown api \"gemini\" (want " + apiNames() + ")\n",
-		},
-		{
-			reason:     "a Responses stream on standard input is told from its events",
+			reason:     "a Messages stream on standard input is detected from its first event",
 			args:       []string{"merge"},
-			stdin:      "data: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"delta\":\"hi\"}\n\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"output\":[]}}\n\n",
-			wantStdout: `{"text":"hi","finish_reason":"stop","tool_turn":false,"tool_calls":[]}` + "\n",
+			stdin:      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n",
+			wantStdout: `{"text":"","finish_reason":"end_turn","tool_turn":false,"tool_calls":[]}` + "\n",
 		},
 		{
-			reason:     "-format chat reads a Responses stream as chat completions: no finish, truncated",
+			reason:     "-format messages reads a stream that starts with no event as Messages",
+			args:       []string{"merge", "-format", "messages"},
+			wantCode:   1,
+			wantStdout: `{"error":"stream ended without a stop_reason or message_stop"}` + "\n",
+			wantStderr: "agentvcr merge: stream ended without a stop_reason or message_stop\n",
+		},
+		{
+			reason:     "-format chat reads a Messages stream as chat chunks: nothing merges",
 			args:       []string{"merge", "-format", "chat"},
-			stdin:      "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"output\":[]}}\n\n",
+			stdin:      "event: message_start\ndata: {\"type\":\"message_start\"}\n\n",
 			wantCode:   1,
 			wantStdout: `{"error":"stream ended without a finish_reason or [DONE]"}` + "\n",
 			wantStderr: "agentvcr merge: stream ended without a finish_reason or [DONE]\n",
+		},
+		{
+			reason:     "an unknown -format is a usage error, before the file is opened",
+			args:       []string{"merge", "-format", "gemini", "testdata/no-such.sse"},
+			wantCode:   2,
+			wantStderr: "agentvcr merge: -format: unknown api \"gemini\" (want chat, messages, responses)\n\n" + mergeUsage,
 		},
 		{
 			reason:     "a missing file is reported on stderr with nothing on stdout",

@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
@@ -24,13 +26,16 @@ var injections = map[string]string{
 // recorded. An embedded cassette is copied to a temporary file first (go-vcr
 // reads cassettes from disk); cleanup stops the cassette (reporting unused
 // interactions) and removes the copy.
-func openReplay(env Env, f runFlags, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
+func openReplay(env Env, f runFlags, api *agent.API, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
 	name := f.cassette
 	if f.inject != "" {
 		name = injections[f.inject] // checked by checkInject
 	}
 	if name == "" {
 		name = demo.ScriptDemo
+	}
+	if f.cassette == "" && api != nil && api != agent.ChatCompletions {
+		name = api.Name + "/" + name // the demo recorded in that format
 	}
 	path, remove, err := cassettePath(env, name, lang)
 	if err != nil {
@@ -81,4 +86,18 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 		return "", nil, err
 	}
 	return path, func() error { return os.RemoveAll(dir) }, nil
+}
+
+// detectFile names the format of a raw SSE file from its first event
+// (agent.DetectAPI); chat completions when it cannot be read (the replay
+// then reports the read error).
+func detectFile(path string) *agent.API {
+	f, err := os.Open(path)
+	if err != nil {
+		return agent.ChatCompletions
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	return agent.DetectAPI(head[:n])
 }

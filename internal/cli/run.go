@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -17,8 +16,8 @@ import (
 	"github.com/agentvcr/agentvcr/tools"
 )
 
-const runUsage = `usage: agentvcr run [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
-                    [-base-url URL -model M] [-record PATH] [-api chat|responses]
+const runUsage = `usage: agentvcr run [-api chat|messages|responses] [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
+                    [-base-url URL -model M] [-record PATH]
                     [-lang zh|en] [-json] [-max-turns N] [PROMPT]
 
 With no flags: the offline demo. The embedded sandbox repository is written
@@ -34,12 +33,12 @@ order. The model, prompt and endpoint default to those the cassette recorded.
 
 Live: -base-url (or OPENAI_BASE_URL) and -model (or AGENTVCR_MODEL), with the
 key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
+-api messages speaks Anthropic Messages (POST {base}/v1/messages, the base
+and key from ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); on replay it picks
+the demo recorded in that format (messages/demo, messages/demo_bad_args...),
+and a cassette or -sse file speaks the format it was recorded in.
 -record PATH also writes the conversation to a cassette, redacted and
 scanned for the key. Recording is refused when CI=true.
-
--api picks the wire format: chat (POST /chat/completions, the default) or
-responses (the OpenAI Responses API, POST /responses). A cassette replays
-in the format it recorded, and -sse files in the format their events show.
 
 flags:
 `
@@ -72,6 +71,7 @@ func cmdRun(env Env, args []string) int {
 		fs.PrintDefaults()
 	}
 	var f runFlags
+	fs.StringVar(&f.api, "api", "", "wire `FORMAT`: chat (default), messages (Anthropic) or responses; replay: the cassette's")
 	fs.StringVar(&f.dir, "C", "", "workspace `DIR` (replay default: the embedded sandbox; live default: this folder)")
 	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
 	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool (default $INJECT)")
@@ -79,7 +79,6 @@ func cmdRun(env Env, args []string) int {
 	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default $OPENAI_BASE_URL), e.g. https://api.openai.com/v1")
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
 	fs.StringVar(&f.record, "record", "", "live: also write the conversation to the cassette `PATH`")
-	fs.StringVar(&f.api, "api", "", "wire format: chat or responses (default: chat live, the recorded one on replay)")
 	fs.StringVar(&f.lang, "lang", env.Getenv("AGENTVCR_LANG"), "locale: zh or en (default $AGENTVCR_LANG, else zh)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON event per line instead of cards")
 	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "stop after `N` requests")
@@ -184,6 +183,13 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if len(f.sse) > 0 && f.cassette != "" {
 		return nil, usageError{"-sse and -cassette are two sources of model turns: pick one"}
 	}
+	var api *agent.API
+	if f.api != "" {
+		var err error
+		if api, err = agent.APIByName(f.api); err != nil {
+			return nil, usageError{"-api: " + err.Error()}
+		}
+	}
 	var cleanups []func(runErr error) error
 	s := &session{maxTurns: f.maxTurns}
 	s.finish = func(runErr error) error {
@@ -203,18 +209,14 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		baseURL   string
 		key       string
 		dir       = env.path(f.dir)
-		api       *agent.API
 	)
-	if f.api != "" {
-		var err error
-		if api, err = agent.APIByName(f.api); err != nil {
-			return nil, usageError{"-api: " + err.Error()}
-		}
-	}
 	switch {
 	case live:
 		var err error
-		if baseURL, model, key, err = liveSettings(env, f); err != nil {
+		if api == nil {
+			api = agent.ChatCompletions
+		}
+		if baseURL, model, key, err = liveSettings(env, f, api); err != nil {
 			return nil, err
 		}
 		if dir == "" {
@@ -245,33 +247,28 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		transport = harness.SSEFiles(files)
 		baseURL, model = "http://sse.invalid/v1", "sse-files"
 		if api == nil {
-			head, err := readHead(files[0], 64<<10)
-			if err != nil {
-				return nil, err
-			}
-			api = agent.DetectAPI(head)
+			api = detectFile(files[0])
 		}
 	default:
 		rc, err := harness.ParseRechunkMode(f.rechunk)
 		if err != nil {
 			return nil, usageError{err.Error()}
 		}
-		c, rec, cleanup, err := openReplay(env, f, lang, harness.Rechunk{Mode: rc, Seed: f.seed})
+		c, rec, cleanup, err := openReplay(env, f, api, lang, harness.Rechunk{Mode: rc, Seed: f.seed})
 		if err != nil {
 			return nil, err
 		}
+		if api != nil && api != rec.API {
+			cleanup()
+			return nil, usageError{fmt.Sprintf("-api %s: the cassette was recorded in %s", api.Name, rec.API.Name)}
+		}
+		api = rec.API
 		cleanups = append(cleanups, func(error) error { return cleanup() })
 		if dir == "" && strings.HasSuffix(f.cassette, ".yaml") {
 			dir = env.Dir // a cassette of one's own replays where it was recorded
 		}
 		transport = c.Transport()
 		baseURL, model = rec.BaseURL, rec.Model
-		if api != nil && api.Name != rec.API {
-			return fail(usageError{fmt.Sprintf("-api %s: the cassette recorded the %s format; leave -api out to replay it", api.Name, rec.API)})
-		}
-		if api, err = agent.APIByName(rec.API); err != nil {
-			return fail(err)
-		}
 		if prompt == "" {
 			prompt = rec.Prompt
 		}
@@ -312,16 +309,6 @@ func unjoin(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
-}
-
-// readHead reads the first n bytes of a file (fewer when it is shorter).
-func readHead(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // flagSet reports whether the command line set the flag name.

@@ -36,6 +36,11 @@ Each cassette also has its own base URL, /s/NAME/v1, and one per quirk,
 NAME, on /v1/responses). Every request is answered on its own, so any
 number of clients may share one server.
 
+A cassette recorded with run -api messages is served on POST /v1/messages:
+give an Anthropic client the root (ANTHROPIC_BASE_URL=http://127.0.0.1:PORT,
+or .../s/NAME~QUIRK with a messages_* quirk), e.g.
+-cassette messages/demo.
+
 -match body answers the request whose canonical JSON body was recorded (a
 miss is a 404 whose message diffs the request against the nearest recorded
 one); -match turn answers the reply recorded for the request that carries as

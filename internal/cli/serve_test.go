@@ -129,7 +129,7 @@ func TestServeCommandBadInput(t *testing.T) {
 		{"a cassette file that is missing", []string{"-cassette", "nope.yaml"}, 1,
 			"agentvcr serve: cannot read cassette nope.yaml: open " + filepath.Join(dir, "nope.yaml") + ": no such file or directory; pass a readable .yaml path\n"},
 		{"a file that is not a cassette", []string{"-cassette", "garbage.yaml"}, 1,
-			"agentvcr serve: cassette garbage is not a go-vcr cassette (yaml: line 1: did not find expected ',' or ']'): pass another file or record it again\n"},
+			"agentvcr serve: cassette garbage: bad cassette: not a go-vcr v2 cassette: line 1: did not find expected ',' or ']'; fix that line or re-record the cassette (agentvcr run ... -record PATH)\n"},
 		{"an empty cassette", []string{"-cassette", "empty.yaml"}, 1,
 			"agentvcr serve: cassette empty: recording holds no interaction\n"},
 		{"an unknown embedded name", []string{"-cassette", "nope"}, 1,

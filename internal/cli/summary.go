@@ -46,7 +46,7 @@ func summarize(t *agent.Turn) summary {
 		s.ToolCalls = append(s.ToolCalls, summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
 	}
 	for _, th := range t.Thinking {
-		s.Thinking = append(s.Thinking, summaryThinking{Type: th.Type, Text: th.Text, Signature: th.Signature, Data: th.Data})
+		s.Thinking = append(s.Thinking, summaryThinking(th))
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/internal/cli"
@@ -18,6 +19,10 @@ import (
 
 // BaseURL is the gateway address written into the base cassettes.
 const BaseURL = "http://scripted-gateway.agentvcr.test/v1"
+
+// messagesBaseURL is the same gateway as an Anthropic Messages client is
+// given it: the root, to which the client adds /v1/messages.
+const messagesBaseURL = "http://scripted-gateway.agentvcr.test"
 
 // key is the API key the generator records with. The gateway requires it,
 // so the recording path handles a real Authorization header; redaction and
@@ -28,44 +33,45 @@ const key = "sk-test-agentvcr-generate-0123456789"
 // quirks/: the demo conversation and the turn with two parallel calls.
 var derivedFrom = []string{demo.ScriptDemo, demo.ScriptParallel}
 
-// formats are the wire formats the base cassettes are recorded in, each in
-// its own folder: chat completions at the top, Responses in responses/.
-var formats = []struct{ api, folder string }{
-	{"chat", ""},
-	{"responses", "responses"},
-}
-
-// generate writes every cassette into dir, for each format's folder:
-// <script>.yaml and <script>.en.yaml for each base script, and
-// quirks/<base>.<quirk>.yaml for each benign quirk that applies (a
-// Responses quirk's name without its "responses_" prefix). Files it did not
-// write are removed from the quirks/ folders, so dir holds exactly the
-// generator's output.
+// generate writes every cassette into dir: <script>.yaml and
+// <script>.en.yaml for each base script, and quirks/<base>.<quirk>.yaml for
+// each benign quirk that applies. Files it did not write are removed from
+// quirks/, so dir holds exactly the generator's output.
 func generate(dir string) error {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
+	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
+		if err := recordBase(dir, lang, agent.ChatCompletions); err != nil {
+			return err
+		}
+		if err := recordBase(dir, lang, agent.AnthropicMessages); err != nil {
+			return err
+		}
+		if err := recordBase(dir, lang, agent.Responses); err != nil {
+			return err
+		}
+	}
+	if err := deriveQuirks(filepath.Join(dir, agent.Responses.Name), "quirks", derivedFrom, harness.Quirks()); err != nil {
 		return err
 	}
-	for _, f := range formats {
-		sub := filepath.Join(dir, f.folder)
-		if err := os.MkdirAll(sub, 0o755); err != nil {
-			return err
+	if err := deriveQuirks(dir, "quirks", derivedFrom, harness.Quirks()); err != nil {
+		return err
+	}
+	return deriveQuirks(filepath.Join(dir, agent.AnthropicMessages.Name), "quirks", []string{demo.ScriptDemo}, harness.MessagesQuirks())
+}
+
+// recordBase records each base script of a locale from the scripted gateway
+// in one wire format: chat completions into dir, another format into
+// dir/<format name>/.
+func recordBase(dir string, lang tools.Lang, api *agent.API) error {
+	base, out := BaseURL, dir
+	if api != agent.ChatCompletions {
+		out = filepath.Join(dir, api.Name)
+		if api == agent.AnthropicMessages {
+			base = messagesBaseURL
 		}
-		for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
-			if err := recordBase(sub, f.api, lang); err != nil {
-				return err
-			}
-		}
-		if err := deriveQuirks(sub); err != nil {
+		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
 	}
-	return nil
-}
-
-// recordBase records each base script of a locale from the scripted
-// gateway, in the wire format api.
-func recordBase(dir, api string, lang tools.Lang) error {
 	gw := harness.NewGateway(key, demo.Scripts(lang)...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -89,11 +95,11 @@ func recordBase(dir, api string, lang tools.Lang) error {
 		if err := demo.WriteSandbox(sandbox); err != nil {
 			return err
 		}
-		env := cli.Env{Dir: dir, Getenv: cli.Vars(map[string]string{"OPENAI_API_KEY": key}), Transport: transport}
-		args := []string{"run", "-api", api, "-C", sandbox, "-base-url", BaseURL, "-model", s.Name,
-			"-lang", string(lang), "-record", filepath.Join(dir, harness.CassetteFile(s.Name, lang)), demo.Prompt(lang)}
+		env := cli.Env{Dir: dir, Getenv: cli.Vars(map[string]string{api.KeyEnv: key}), Transport: transport}
+		args := []string{"run", "-api", api.Name, "-C", sandbox, "-base-url", base, "-model", s.Name,
+			"-lang", string(lang), "-record", filepath.Join(out, harness.CassetteFile(s.Name, lang)), demo.Prompt(lang)}
 		if code, _, stderr := cli.Capture(env, args...); code != 0 {
-			return fmt.Errorf("recording %s (%s): exit %d: %s", s.Name, lang, code, strings.TrimSpace(stderr))
+			return fmt.Errorf("recording %s (%s, %s): exit %d: %s", s.Name, lang, api.Name, code, strings.TrimSpace(stderr))
 		}
 	}
 	if refused := gw.Refused(); len(refused) > 0 {
@@ -102,20 +108,22 @@ func recordBase(dir, api string, lang tools.Lang) error {
 	return nil
 }
 
-// deriveQuirks writes quirks/<base>.<quirk>.yaml for every benign quirk
-// that applies to a derivedFrom cassette, and removes stale files there.
-func deriveQuirks(dir string) error {
-	qdir := filepath.Join(dir, "quirks")
+// deriveQuirks writes dir/sub/<base>.<quirk>.yaml for every benign quirk
+// of quirks that applies to a bases cassette in dir, and removes stale
+// files there. The chat cassettes derive from demo and parallel; the
+// Messages ones (messages/quirks/) from demo.
+func deriveQuirks(dir, sub string, bases []string, quirks []harness.Quirk) error {
+	qdir := filepath.Join(dir, sub)
 	if err := os.MkdirAll(qdir, 0o755); err != nil {
 		return err
 	}
 	want := map[string]bool{}
-	for _, base := range derivedFrom {
+	for _, base := range bases {
 		in, err := os.ReadFile(filepath.Join(dir, harness.CassetteFile(base, tools.ZH)))
 		if err != nil {
 			return err
 		}
-		for _, q := range harness.Quirks() {
+		for _, q := range quirks {
 			if !q.Benign {
 				continue
 			}

@@ -1,0 +1,175 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// The echo tier: streams that carry something the agent must send back on
+// later requests, because the provider answers 400 when it does not. Both
+// merge into the clean turn; the checks then read every follow-up request's
+// tool-call turn.
+//
+//   - echo_signature: each call's first piece carries
+//     extra_content.google.thought_signature (Gemini's OpenAI-compatible
+//     endpoint); the call must carry the same extra_content back.
+//   - echo_reasoning: the turn begins with delta.reasoning_content
+//     (DeepSeek's thinking mode); the assistant message that made the calls
+//     must carry it back as reasoning_content.
+//
+// conform's server does not refuse a request without the echo (the agent
+// finishes either way); the case fails instead.
+
+// The echo each case wants.
+const (
+	echoSignature = "thought_signature"
+	echoReasoning = "reasoning_content"
+)
+
+// probeReasoning is the reasoning echo_reasoning streams before the
+// probe's text.
+const probeReasoning = "Two reads at once will answer this."
+
+func echoCases() []Case {
+	return []Case{
+		{ID: "echo_signature", Tier: TierEcho, Expect: ExpectEcho, Echo: echoSignature, Transform: addSignatures,
+			Source: "ai.google.dev thought-signatures, continuedev/continue #8785",
+			Doc:    "each call carries extra_content.google.thought_signature; later requests must send it back on that call (Gemini answers 400 without it)"},
+		{ID: "echo_reasoning", Tier: TierEcho, Expect: ExpectEcho, Echo: echoReasoning, Transform: addReasoning,
+			Source: "opencode #24083, #9397",
+			Doc:    "delta.reasoning_content before the turn; later requests must send it back as the tool-call turn's reasoning_content (DeepSeek's thinking mode answers 400 without it)"},
+	}
+}
+
+// signatureFor is the thought signature of the k-th call (from 0) of a turn.
+func signatureFor(k int) string {
+	return base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("conform thought signature %d", k+1)))
+}
+
+// addSignatures gives the first piece (the one with an id) of every call
+// extra_content.google.thought_signature, numbered in stream order.
+func addSignatures(body []byte, _ int64) ([]byte, error) {
+	events := harness.ParseSSE(body)
+	k := 0
+	for i, ev := range events {
+		chunk, ok := decodeChunk(ev)
+		if !ok {
+			continue
+		}
+		changed := false
+		for _, ch := range asSlice(chunk["choices"]) {
+			delta, _ := asMap(ch)["delta"].(map[string]any)
+			for _, tc := range asSlice(delta["tool_calls"]) {
+				if call := asMap(tc); call["id"] != nil && call["id"] != "" {
+					call["extra_content"] = map[string]any{"google": map[string]any{"thought_signature": signatureFor(k)}}
+					k++
+					changed = true
+				}
+			}
+		}
+		if changed {
+			if err := encodeChunk(&events[i], chunk); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if k == 0 {
+		return nil, fmt.Errorf("no call to sign: %w", harness.ErrQuirkNotApplicable)
+	}
+	return harness.FormatSSE(events, "\n"), nil
+}
+
+// addReasoning puts a chunk with delta.reasoning_content after the first
+// chunk, in its envelope.
+func addReasoning(body []byte, _ int64) ([]byte, error) {
+	events := harness.ParseSSE(body)
+	for i, ev := range events {
+		chunk, ok := decodeChunk(ev)
+		if !ok {
+			continue
+		}
+		chunk["choices"] = []any{map[string]any{"index": 0, "delta": map[string]any{"reasoning_content": probeReasoning}, "finish_reason": nil}}
+		delete(chunk, "usage")
+		extra := harness.SSEEvent{HasData: true}
+		if err := encodeChunk(&extra, chunk); err != nil {
+			return nil, err
+		}
+		out := append(append(append([]harness.SSEEvent(nil), events[:i+1]...), extra), events[i+1:]...)
+		return harness.FormatSSE(out, "\n"), nil
+	}
+	return nil, fmt.Errorf("no chunk: %w", harness.ErrQuirkNotApplicable)
+}
+
+func decodeChunk(ev harness.SSEEvent) (map[string]any, bool) {
+	if !ev.HasData || !strings.HasPrefix(strings.TrimSpace(ev.Data), "{") {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(ev.Data))
+	dec.UseNumber()
+	var chunk map[string]any
+	return chunk, dec.Decode(&chunk) == nil
+}
+
+func encodeChunk(ev *harness.SSEEvent, chunk map[string]any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(chunk); err != nil {
+		return err
+	}
+	ev.Data, ev.HasData = strings.TrimSuffix(b.String(), "\n"), true
+	return nil
+}
+
+func asSlice(v any) []any        { s, _ := v.([]any); return s }
+func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+// checkEcho checks that every request carrying the tool turn sends back
+// what the case's stream asked for.
+func checkEcho(c Case, o outcome) (verdict, bool) {
+	for n, r := range o.requests {
+		a := firstAssistant(r.req)
+		if a < 0 {
+			continue
+		}
+		m := r.req.Messages[a]
+		switch c.Echo {
+		case echoSignature:
+			for i, call := range m.Calls {
+				got, want := signatureOf(call.Extra), signatureFor(i)
+				switch {
+				case got == "":
+					return fail("request %d: call %d (%s) does not send back its thought_signature in extra_content (Gemini answers 400)", n+1, i+1, call.Name), false
+				case got != want:
+					return fail("request %d: call %d (%s) sends back the thought_signature %q, not %q", n+1, i+1, call.Name, got, want), false
+				}
+			}
+		case echoReasoning:
+			switch {
+			case m.Reasoning == "":
+				return fail("request %d: the tool-call turn does not send back its reasoning_content (DeepSeek answers 400)", n+1), false
+			case m.Reasoning != probeReasoning:
+				return fail("request %d: the tool-call turn sends back the reasoning_content %q, not %q", n+1, m.Reasoning, probeReasoning), false
+			}
+		}
+	}
+	return verdict{}, true
+}
+
+// signatureOf reads extra_content.google.thought_signature, "" when absent.
+func signatureOf(extra json.RawMessage) string {
+	var e struct {
+		Google struct {
+			ThoughtSignature string `json:"thought_signature"`
+		} `json:"google"`
+	}
+	if json.Unmarshal(extra, &e) != nil {
+		return ""
+	}
+	return e.Google.ThoughtSignature
+}
