@@ -93,8 +93,12 @@ func cmdConform(env Env, args []string) int {
 		all = conform.RecordedCases()
 	}
 	if f.list {
+		width := 18
 		for _, c := range all {
-			fmt.Fprintf(env.Stdout, "%-18s %-7s %s\n", c.ID, c.Tier, c.Doc)
+			width = max(width, len(c.ID))
+		}
+		for _, c := range all {
+			fmt.Fprintf(env.Stdout, "%-*s %-7s %s\n", width, c.ID, c.Tier, c.Doc)
 		}
 		return 0
 	}
