@@ -12,6 +12,7 @@ type respEvent struct {
 	SequenceNumber *int64          `json:"sequence_number"`
 	OutputIndex    *int            `json:"output_index"`
 	ContentIndex   *int            `json:"content_index"`
+	SummaryIndex   *int            `json:"summary_index"` // reasoning_summary_*
 	ItemID         string          `json:"item_id"`
 	Delta          json.RawMessage `json:"delta"`     // *.delta: a string (an object is taken as the whole arguments)
 	Arguments      json.RawMessage `json:"arguments"` // function_call_arguments.done
@@ -37,6 +38,7 @@ type respItemJSON struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Content   []respPartJSON  `json:"content"`
+	Summary   []respPartJSON  `json:"summary"` // reasoning
 }
 
 // respPartJSON is a content part of a message item.

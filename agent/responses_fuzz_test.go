@@ -163,6 +163,12 @@ func FuzzScanRespDelta(f *testing.F) {
 	f.Add([]byte(`{"type":"response.output_text.delta","Item_ID":"x","delta":"a"}`))
 	f.Add([]byte(`{"type":"response.output_text.delta","delta":"a","delta":"b"}`))
 	f.Add([]byte(`{"type":"response.output_text.delta","delta":"\xff"}`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{\"a\":1}"}`))
+	f.Add([]byte(`{"type":"response.output_text.done","item_id":"m","text":"t","delta":"x"}`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.done","name":"glob","arguments":"{}"}`))
+	f.Add([]byte(`{"type":"response.output_item.added","sequence_number":3,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"glob"}}`))
+	f.Add([]byte(`{"type":"response.output_item.done","output_index":0,"item":{"id":"msg_1","type":"message","content":[{"type":"output_text","text":"x"}]}}`))
+	f.Add([]byte(`{"type":"response.output_item.done","output_index":0,"item":{"id":"fc_1","type":"function_call","arguments":{"a":1}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d respDelta
 		if !scanRespDelta(data, &d) {
@@ -172,9 +178,32 @@ func FuzzScanRespDelta(f *testing.F) {
 		if err := json.Unmarshal(data, &ev); err != nil {
 			t.Fatalf("fast path accepted what encoding/json refuses: %v", err)
 		}
+		if d.key == "item" {
+			if ev.Item == nil {
+				t.Fatal("fast path read an item encoding/json did not")
+			}
+			args, _ := deltaText(ev.Item.Arguments)
+			var fastArgs []byte
+			if d.item.args != nil {
+				fastArgs = appendUnquoted(nil, d.item.args)
+			}
+			got := fmt.Sprint(d.typ, d.hasSeq, d.seq, d.hasOutput, d.outputIndex, string(d.item.id), string(d.item.typ), string(d.item.callID), string(d.item.name), string(fastArgs))
+			want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.OutputIndex != nil, deref(ev.OutputIndex), ev.Item.ID, ev.Item.Type, ev.Item.CallID, ev.Item.Name, string(args))
+			if got != want || len(ev.Item.Content) > 0 || len(ev.Item.Summary) > 0 {
+				t.Errorf("fast path %s\nencoding/json %s", got, want)
+			}
+			return
+		}
 		var text string
-		if err := json.Unmarshal(ev.Delta, &text); err != nil {
-			t.Fatalf("delta: %v", err)
+		raw := ev.Delta
+		switch ev.Type {
+		case "response.function_call_arguments.done":
+			raw = ev.Arguments
+		case "response.output_text.done":
+			raw, _ = json.Marshal(ev.Text)
+		}
+		if err := json.Unmarshal(raw, &text); err != nil {
+			t.Fatalf("text of %s: %v", ev.Type, err)
 		}
 		got := fmt.Sprint(d.typ, d.hasSeq, d.seq, string(d.itemID), d.hasOutput, d.outputIndex, d.hasContent, d.contentIndex, string(appendUnquoted(nil, d.delta)))
 		want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.ItemID, ev.OutputIndex != nil, deref(ev.OutputIndex), ev.ContentIndex != nil, deref(ev.ContentIndex), text)

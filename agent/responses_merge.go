@@ -23,8 +23,10 @@ func (respTruncated) Is(target error) bool { return target == ErrTruncatedStream
 // respMerger folds the events of an OpenAI Responses stream into a Turn.
 type respMerger struct {
 	items      respItems
-	ev         respEvent // reused between events
-	fast       respDelta // the fast path's event
+	ev         respEvent    // reused between events
+	fast       respDelta    // the fast path's event
+	scratch    []byte       // a done event's unquoted text
+	item       respItemJSON // the fast path's output item
 	events     int
 	responseID string
 	created    bool
@@ -156,12 +158,12 @@ func (m *respMerger) content(ev *respEvent) {
 		}
 	case "response.output_text.delta", "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
 		text, _ := deltaText(ev.Delta)
-		p := it.part(ev.ContentIndex)
+		p := it.part(partIndex(ev))
 		p.text = append(p.text, text...)
 		p.from = "deltas"
 	case "response.output_text.done", "response.reasoning_text.done", "response.reasoning_summary_text.done":
 		if ev.Text != nil {
-			m.confirmText(it, ev.ContentIndex, *ev.Text, ev.Type)
+			m.confirmText(it, partIndex(ev), *ev.Text, ev.Type)
 		}
 	case "response.content_part.done":
 		if ev.Part != nil && ev.Part.Text != nil {
@@ -180,15 +182,46 @@ func (m *respMerger) delta(d *respDelta) {
 	if d.hasContent {
 		content = &d.contentIndex
 	}
-	if d.typ == "response.function_call_arguments.delta" {
+	switch d.typ {
+	case "response.function_call_arguments.delta":
 		it := m.items.findBytes(d.itemID, kindFunctionCall, index)
 		it.args = appendUnquoted(it.args, d.delta)
 		it.argsFrom = "deltas"
-		return
+	case "response.output_text.delta":
+		p := m.items.findBytes(d.itemID, kindMessage, index).part(content)
+		p.text = appendUnquoted(p.text, d.delta)
+		p.from = "deltas"
+	case "response.function_call_arguments.done":
+		it := m.items.findBytes(d.itemID, kindFunctionCall, index)
+		if len(d.delta) > 2 {
+			m.scratch = appendUnquoted(m.scratch[:0], d.delta)
+			m.confirmArgs(it, m.scratch, d.typ)
+		}
+	case "response.output_text.done":
+		it := m.items.findBytes(d.itemID, kindMessage, index)
+		if len(d.delta) > 2 {
+			m.scratch = appendUnquoted(m.scratch[:0], d.delta)
+			m.confirmText(it, content, string(m.scratch), d.typ)
+		}
+	case "response.output_item.added", "response.output_item.done":
+		f := &d.item
+		m.item = respItemJSON{ID: string(f.id), Type: string(f.typ), CallID: string(f.callID), Name: string(f.name), Arguments: f.args}
+		m.ev = respEvent{Type: d.typ, OutputIndex: index, Item: &m.item}
+		if d.typ == "response.output_item.added" {
+			m.itemAdded(&m.ev)
+		} else {
+			m.itemDone(&m.ev)
+		}
 	}
-	p := m.items.findBytes(d.itemID, kindMessage, index).part(content)
-	p.text = appendUnquoted(p.text, d.delta)
-	p.from = "deltas"
+}
+
+// partIndex is the part a text event is about: summary_index for a
+// reasoning summary, content_index otherwise.
+func partIndex(ev *respEvent) *int {
+	if ev.SummaryIndex != nil && ev.ContentIndex == nil {
+		return ev.SummaryIndex
+	}
+	return ev.ContentIndex
 }
 
 // itemAdded opens the item an output_item.added announces (or joins the one
@@ -227,7 +260,7 @@ func (m *respMerger) itemDone(ev *respEvent) {
 	if text, _ := deltaText(j.Arguments); len(text) > 0 {
 		m.confirmArgs(it, text, ev.Type)
 	}
-	for i, p := range j.Content {
+	for i, p := range append(j.Content, j.Summary...) {
 		if p.Text != nil {
 			m.confirmText(it, &i, *p.Text, ev.Type)
 		}
@@ -380,7 +413,7 @@ func (m *respMerger) fillGaps(it *respItem, j *respItemJSON) {
 		it.args = append(it.args[:0], text...)
 		it.argsFrom = "response.completed"
 	}
-	for i, p := range j.Content {
+	for i, p := range append(j.Content, j.Summary...) {
 		if p.Text == nil || *p.Text == "" {
 			continue
 		}
@@ -395,12 +428,18 @@ func (m *respMerger) fillGaps(it *respItem, j *respItemJSON) {
 func (m *respMerger) turn() *Turn {
 	items := m.items.sorted()
 	var text []byte
+	var thinking []Thinking
 	for _, it := range items {
-		if it.kind == kindMessage {
+		switch it.kind {
+		case kindMessage:
 			text = append(text, it.text()...)
+		case kindReasoning:
+			if r := it.text(); len(r) > 0 {
+				thinking = append(thinking, Thinking{Type: ThinkingReasoning, Text: string(r)})
+			}
 		}
 	}
-	t := &Turn{Text: string(text), ToolCalls: m.items.calls(items), Usage: m.usage}
+	t := &Turn{Text: string(text), ToolCalls: m.items.calls(items), Usage: m.usage, Thinking: thinking}
 	t.ToolTurn = len(t.ToolCalls) > 0
 	if m.completed {
 		t.FinishReason = "stop"

@@ -109,3 +109,40 @@ func TestLoopOverResponses(t *testing.T) {
 		t.Errorf(`APIByName("responses") = %v, %v`, api, err)
 	}
 }
+
+func TestDetectAPIResponses(t *testing.T) {
+	tests := []struct {
+		reason string
+		head   string
+		want   *API
+	}{
+		{"an event line", "event: response.created\ndata: {}\n\n", Responses},
+		{"a type without an event line", `data: {"type":"response.output_text.delta","delta":"x"}`, Responses},
+		{"a type with a space", `data: {"sequence_number":0, "type": "response.created"}`, Responses},
+		{"a chat chunk", `data: {"choices":[{"delta":{"content":"response."}}]}`, ChatCompletions},
+		{"nothing", "", ChatCompletions},
+	}
+	for _, tt := range tests {
+		if got := DetectAPI([]byte(tt.head)); got != tt.want {
+			t.Errorf("%s: DetectAPI = %s, want %s", tt.reason, got.Name, tt.want.Name)
+		}
+	}
+	for _, path := range responsesFixtures(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DetectAPI(data); got != Responses {
+			t.Errorf("%s: detected as %s", path, got.Name)
+		}
+	}
+	for _, path := range streamFixtures(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DetectAPI(data); got != ChatCompletions {
+			t.Errorf("%s: detected as %s", path, got.Name)
+		}
+	}
+}

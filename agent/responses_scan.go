@@ -2,8 +2,9 @@ package agent
 
 import "unicode/utf8"
 
-// respDelta is what the fast path reads from a delta event, the events a
-// Responses stream is mostly made of.
+// respDelta is what the fast path reads from a delta event (the events a
+// Responses stream is mostly made of) or from the done event of arguments
+// or text.
 type respDelta struct {
 	typ          string
 	seq          int
@@ -13,7 +14,16 @@ type respDelta struct {
 	hasOutput    bool
 	contentIndex int
 	hasContent   bool
-	delta        []byte // the quoted string literal, validated
+	delta        []byte // the quoted string literal of delta, arguments or text, validated
+	key          string // which of the three it was, or "item"
+	item         respFastItem
+}
+
+// respFastItem is an output item the fast path read: its strings point into
+// the event's data; args is the quoted literal of its arguments, nil when
+// absent.
+type respFastItem struct {
+	id, typ, callID, name, args []byte
 }
 
 // respEventFields are the members the fast path reads, then those only
@@ -23,8 +33,9 @@ var respEventFields = []string{"type", "sequence_number", "item_id", "output_ind
 	"arguments", "text", "name", "item", "part", "response", "code", "message", "error"}
 
 // scanRespDelta is the fast path for response.function_call_arguments.delta
-// and response.output_text.delta: one pass over data, no reflection, no
-// allocation. It reports false for any other event type and for anything it
+// and .done, response.output_text.delta and .done: one pass over data, no
+// reflection, no allocation. It reports false for any other event type, for
+// a done event with a member only encoding/json reads (a name), and for anything it
 // does not understand the way encoding/json would (a duplicate key, a key in
 // another case, a null, escapes in an id, a delta that is not a string,
 // invalid UTF-8); the caller then decodes the event with encoding/json.
@@ -55,6 +66,14 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 				d.typ = "response.function_call_arguments.delta"
 			case "response.output_text.delta":
 				d.typ = "response.output_text.delta"
+			case "response.function_call_arguments.done":
+				d.typ = "response.function_call_arguments.done"
+			case "response.output_text.done":
+				d.typ = "response.output_text.done"
+			case "response.output_item.added":
+				d.typ = "response.output_item.added"
+			case "response.output_item.done":
+				d.typ = "response.output_item.done"
 			default:
 				return false
 			}
@@ -73,7 +92,7 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 			bit = 1 << 4
 			d.contentIndex, ok = s.integer()
 			d.hasContent = true
-		case "delta":
+		case "delta", "arguments", "text":
 			bit = 1 << 5
 			if s.peek() != '"' {
 				return false
@@ -81,6 +100,11 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 			var plain bool
 			d.delta, plain, ok = s.str()
 			ok = ok && (plain || utf8.Valid(d.delta))
+			d.key = textKeys[string(key)]
+		case "item":
+			bit = 1 << 6
+			ok = s.fastItem(&d.item)
+			d.key = "item"
 		default:
 			ok = s.other(key, respEventFields)
 		}
@@ -90,8 +114,70 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		seen |= bit
 	}
 	s.ws()
-	return s.i == len(s.b) && d.typ != "" && d.delta != nil
+	return s.i == len(s.b) && d.key == keyOf[d.typ] && (d.delta != nil || d.key == "item")
 }
+
+// respItemFields are the item members the fast path reads, then those only
+// encoding/json reads (an item with content or a summary goes to it).
+var respItemFields = []string{"id", "type", "call_id", "name", "arguments", "content", "summary"}
+
+// fastItem scans an output item without content or summary: a function
+// call, or a built-in tool's item.
+func (s *scanner) fastItem(it *respFastItem) bool {
+	if s.peek() != '{' {
+		return false
+	}
+	s.i++
+	var seen uint8
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, true)
+		if !ok || done {
+			return ok
+		}
+		var bit uint8
+		switch string(key) {
+		case "id":
+			bit = 1 << 0
+			it.id, ok = s.plainString()
+		case "type":
+			bit = 1 << 1
+			it.typ, ok = s.plainString()
+		case "call_id":
+			bit = 1 << 2
+			it.callID, ok = s.plainString()
+		case "name":
+			bit = 1 << 3
+			it.name, ok = s.plainString()
+		case "arguments":
+			bit = 1 << 4
+			if s.peek() != '"' {
+				return false
+			}
+			var plain bool
+			it.args, plain, ok = s.str()
+			ok = ok && (plain || utf8.Valid(it.args))
+		default:
+			ok = s.other(key, respItemFields)
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+}
+
+// keyOf is the member that carries the text of each event the fast path reads.
+var keyOf = map[string]string{
+	"response.function_call_arguments.delta": "delta",
+	"response.output_text.delta":             "delta",
+	"response.function_call_arguments.done":  "arguments",
+	"response.output_text.done":              "text",
+	"response.output_item.added":             "item",
+	"response.output_item.done":              "item",
+}
+
+// textKeys interns the keys of the text members.
+var textKeys = map[string]string{"delta": "delta", "arguments": "arguments", "text": "text"}
 
 // plainString scans a string with no escapes and only ASCII and returns its
 // bytes without the quotes.

@@ -8,7 +8,9 @@
 // recordings of a live model. messages/*.yaml are the same scripts recorded
 // in the Anthropic Messages format (`agentvcr run -api messages ...`). The derived cassettes (quirks/*.yaml) are the
 // base ones rewritten by the harness's quirk transforms into the broken
-// shapes real gateways send.
+// shapes real gateways send. responses/ holds the same conversations
+// recorded in the OpenAI Responses format (run -api responses, against the
+// gateway's /v1/responses), and responses/quirks/ their variants.
 //
 // Both are generated: `go generate ./cassettes` re-records the base cassettes
 // and derives the quirk ones; a test fails when the checked-in files differ

@@ -5,7 +5,9 @@ import "embed"
 // FS holds every cassette: "<name>.yaml", "<name>.en.yaml",
 // "quirks/<name>.<quirk>.yaml", and the Anthropic Messages recordings of the
 // same scripts, "messages/<name>.yaml" and "messages/<name>.en.yaml", with
-// the demo's benign Messages quirk variants "messages/quirks/demo.<quirk>.yaml".
+// the demo's benign Messages quirk variants "messages/quirks/demo.<quirk>.yaml",
+// and the OpenAI Responses recordings, "responses/<name>.yaml" and
+// "responses/quirks/<name>.<quirk>.yaml".
 //
-//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml
+//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml
 var FS embed.FS

@@ -14,11 +14,12 @@ import (
 // conversation it holds: enough to replay it with the same request bytes.
 type Recording struct {
 	// API is the wire format, read from the recorded path ("/v1/messages"
-	// is Anthropic Messages; chat completions when no format's path fits).
+	// is Anthropic Messages, "/responses" OpenAI Responses; chat completions
+	// when no format's path fits).
 	API *agent.API
 	// BaseURL is the recorded endpoint without the format's path
-	// ("/chat/completions", "/v1/messages"), so that the replayed requests
-	// have the recorded path.
+	// ("/chat/completions", "/v1/messages", "/responses"), so that the
+	// replayed requests have the recorded path.
 	BaseURL string
 	// Model is the recorded "model".
 	Model string
@@ -50,18 +51,22 @@ func ReadRecording(path string) (Recording, error) {
 			api, best = a, len(a.Path)
 		}
 	}
+	// Chat completions and Messages say "messages", Responses "input"; the
+	// prompt is the last user text of any.
+	type text struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
 	var body struct {
 		Model    string `json:"model"`
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
+		Messages []text `json:"messages"`
+		Input    []text `json:"input"`
 	}
 	if err := json.Unmarshal([]byte(first.Body), &body); err != nil {
 		return Recording{}, fmt.Errorf("cassette %s: first request body is not a %s request: %w", path, api.Name, err)
 	}
 	rec := Recording{API: api, Model: body.Model, Interactions: len(c.Interactions)}
-	for _, m := range body.Messages {
+	for _, m := range append(body.Messages, body.Input...) {
 		if m.Role == "user" {
 			rec.Prompt = contentText(m.Content)
 		}

@@ -1,6 +1,6 @@
-// Package harness records, replays and breaks chat-completions traffic so
-// the agent core can be tested offline, the way a network and real gateways
-// deliver it.
+// Package harness records, replays and breaks chat-completions (and OpenAI
+// Responses) traffic so the agent core can be tested offline, the way a
+// network and real gateways deliver it.
 //
 // # Cassettes (cassette.go, cassette_load.go, match.go, redact.go, secrets.go, secretscan.go)
 //
@@ -57,24 +57,31 @@
 // body, mode and seed. The reader cuts lazily, reading the body 32 KiB at a
 // time, so a 50 MiB body costs no more memory than a small one.
 //
-// # Streams and quirks (sse.go, quirk.go, quirk_stream.go, quirk_cassette.go)
+// # Streams and quirks (sse.go, quirk.go, quirk_stream.go, quirk_cassette.go, quirk_responses.go)
 //
 // ParseSSE and FormatSSE read and write SSE framing without interpreting
-// data. Quirks lists the transforms that turn one clean chat-completions
-// stream into the broken shapes real gateways send (the README's quirk
-// catalog says where each was seen); each is Benign when a correct
-// accumulator merges it into the same turn.
+// data. Quirks lists the transforms that turn one clean stream into the
+// broken shapes real gateways send (the README's quirk catalog says where
+// each was seen); each is Benign when a correct accumulator merges it into
+// the same turn, Warns when the merger also reports a warning for it. A
+// quirk's API names the wire format it edits (chat completions, or the
+// OpenAI Responses API for the responses_* ones); on a stream or cassette
+// in another format it is ErrQuirkNotApplicable. crlf and comments edit
+// any SSE stream.
 // Only the chunks a transform edits are re-encoded, in their original key
 // order. ApplyQuirkToCassette applies a quirk to every SSE response of a
 // cassette, renaming dropped call ids in the requests that follow. The
 // goldens in testdata/quirks are rewritten by go test ./harness -update.
 //
-// # Scripted gateway (gateway.go, gateway_stream.go, gateway_echo.go, script.go)
+// # Scripted gateway (gateway.go, gateway_stream.go, gateway_echo.go, gateway_responses.go, gateway_responses_stream.go, script.go)
 //
 // Gateway is the project's stand-in for an OpenAI-compatible gateway on
-// loopback: POST /v1/chat/completions with "stream": true, answered from a
-// Script picked by the request's "model"; reply N answers the request that
-// carries N-1 assistant messages, so the gateway keeps no state. It checks
+// loopback: POST /v1/chat/completions and POST /v1/responses (the OpenAI
+// Responses API: input items read into the same messages, a clean
+// Responses stream with the call ids the chat stream would give) with
+// "stream": true, answered from a Script picked by the request's "model";
+// reply N answers the request that carries N-1 assistant messages, so the
+// gateway keeps no state. It checks
 // the message invariants (agent.CheckMessages) on every request and answers
 // 400 to one that breaks them, as a real gateway does. A reply may stream
 // reasoning as reasoning_content (DeepSeek's thinking mode) and sign a call
@@ -90,8 +97,10 @@
 // # Server (server.go, server_stream.go, server_fault.go, server_replies.go, server_router.go)
 //
 // Server is the one OpenAI-compatible HTTP server: agentvcr serve, agentvcr
-// conform and the tests all use it. It answers POST /v1/chat/completions
-// and GET /v1/models on the plain base URL and on scenario-scoped ones,
+// conform and the tests all use it. It answers POST /v1/chat/completions,
+// POST /v1/responses (a turn of a Responses input is a run of assistant
+// message and function_call items) and GET /v1/models on the plain base
+// URL and on scenario-scoped ones,
 // /s/<case>/v1, because an agent can always set a base URL but often not a
 // header. Its seam is Route: a function from the case name ("" for the
 // plain URL) to a *Route, whose Reply func answers one ServeRequest (model,

@@ -20,8 +20,9 @@ import (
 var ErrInvariant = errors.New("request breaks the message invariants")
 
 // A Gateway is the project's scripted stand-in for an OpenAI-compatible
-// gateway: it speaks POST /v1/chat/completions and the Anthropic Messages
-// POST /v1/messages (key in x-api-key) with SSE streaming, answers
+// gateway: it speaks POST /v1/chat/completions, the OpenAI Responses API
+// POST /v1/responses and the Anthropic Messages POST /v1/messages (key in
+// x-api-key) with SSE streaming, answers
 // from scripts (the request's "model" picks one), and checks the message
 // invariants on every request it receives. It is what the base cassettes are
 // recorded from, through the same recording path a user runs against a live
@@ -87,7 +88,8 @@ type gatewayRoute struct {
 }
 
 // routeFor returns the route for a request path: /v1/messages speaks
-// Anthropic Messages, /chat/completions chat completions.
+// Anthropic Messages, /responses the OpenAI Responses API,
+// /chat/completions chat completions.
 func routeFor(path string) (gatewayRoute, bool) {
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
@@ -95,6 +97,13 @@ func routeFor(path string) (gatewayRoute, bool) {
 			keyOK:  func(r *http.Request, key string) bool { return r.Header.Get("Authorization") == "Bearer "+key },
 			decode: decodeChat,
 			stream: StreamReply,
+			fail:   writeError,
+		}, true
+	case strings.HasSuffix(path, "/responses"):
+		return gatewayRoute{
+			keyOK:  func(r *http.Request, key string) bool { return r.Header.Get("Authorization") == "Bearer "+key },
+			decode: decodeResponses,
+			stream: StreamResponsesReply,
 			fail:   writeError,
 		}, true
 	case strings.HasSuffix(path, "/v1/messages"):

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
 )
 
 // ErrQuirkNotApplicable is returned by a transform whose shape cannot be
@@ -27,49 +30,90 @@ type Quirk struct {
 	// DropsIDs means the calls lose their ids, so the accumulator
 	// synthesizes call_<index>_<position> ones (see ApplyQuirkToCassette).
 	DropsIDs bool
+	// Warns means a correct merger reports a warning for the shape (the
+	// turn is still the same): agentvcr run prints it on stderr.
+	Warns bool
+	// API is the wire format the transform edits (agent.API.Name), "" when
+	// it edits any SSE stream (line ends, comments). On a stream or cassette
+	// in another format it is ErrQuirkNotApplicable.
+	API string
 	// Apply transforms one SSE body. The seed picks the positions where a
 	// transform has a choice; the same body and seed give the same bytes.
 	// A body without tool calls passes through the call transforms as is.
 	Apply func(body []byte, seed int64) ([]byte, error)
 }
 
-// Quirks returns every transform, benign ones first, in a fixed order.
+// Quirks returns every transform, benign ones first, in a fixed order:
+// chat completions', then Responses', then the format-free ones.
 func Quirks() []Quirk {
-	return []Quirk{
-		{Name: "index_plus_1", Benign: true, Apply: callEdit(shiftIndex(+1)),
+	all := append(chatQuirks(), responsesQuirks()...)
+	slices.SortStableFunc(all, func(a, b Quirk) int {
+		switch {
+		case a.Benign == b.Benign:
+			return 0
+		case a.Benign:
+			return -1
+		}
+		return 1
+	})
+	return all
+}
+
+// chatQuirks are the transforms of chat-completions streams and of any SSE
+// stream (crlf, comments).
+func chatQuirks() []Quirk {
+	chat := agent.ChatCompletions.Name
+	qs := []Quirk{
+		{Name: "index_plus_1", API: chat, Benign: true, Apply: callEdit(shiftIndex(+1)),
 			Doc: "tool_calls[].index counts from 1 (Anthropic content-block index passed through: litellm #5231, cline #13123)"},
-		{Name: "index_minus_1", Benign: true, Apply: callEdit(shiftIndex(-1)),
+		{Name: "index_minus_1", API: chat, Benign: true, Apply: callEdit(shiftIndex(-1)),
 			Doc: "tool_calls[].index counts from -1 (bedrock-access-gateway PR #247)"},
-		{Name: "interleaved_calls", Benign: true, Apply: callEdit(interleave),
+		{Name: "interleaved_calls", API: chat, Benign: true, Apply: callEdit(interleave),
 			Doc: "pieces of parallel calls alternate, each keeping its index (the OpenAI protocol allows it)"},
-		{Name: "args_one_rune", Benign: true, Apply: callEdit(resplitArgs(oneRune)),
+		{Name: "args_one_rune", API: chat, Benign: true, Apply: callEdit(resplitArgs(oneRune)),
 			Doc: "arguments arrive one rune per piece (Kimi via OpenRouter)"},
-		{Name: "args_split_escapes", Benign: true, Apply: callEdit(resplitArgs(insideEscapes)),
+		{Name: "args_split_escapes", API: chat, Benign: true, Apply: callEdit(resplitArgs(insideEscapes)),
 			Doc: `arguments split inside \" \\ and \uXXXX escapes (Azure, Anthropic fine-grained pieces)`},
-		{Name: "ids_dropped", Benign: true, DropsIDs: true, Apply: callEdit(dropIDs),
+		{Name: "ids_dropped", API: chat, Benign: true, DropsIDs: true, Apply: callEdit(dropIDs),
 			Doc: `no id on the first call, "" on the second (vLLM #18412, Gemini compat openai-dotnet #428)`},
-		{Name: "id_every_piece", Benign: true, Apply: callEdit(repeatField("id")),
+		{Name: "id_every_piece", API: chat, Benign: true, Apply: callEdit(repeatField("id")),
 			Doc: "the call's id repeated on every piece (LiteLLM proxy #20480)"},
-		{Name: "name_every_piece", Benign: true, Apply: callEdit(repeatField("name")),
+		{Name: "name_every_piece", API: chat, Benign: true, Apply: callEdit(repeatField("name")),
 			Doc: "the call's name repeated on every piece (llama.cpp #13774, MiniMax via NIM)"},
-		{Name: "no_index", Benign: true, Apply: callEdit(noIndex),
+		{Name: "no_index", API: chat, Benign: true, Apply: callEdit(noIndex),
 			Doc: "no index on any piece, calls one after the other (Gemini compat, OpenMAIC #1556)"},
-		{Name: "all_index_0", Benign: true, Apply: callEdit(allIndexZero),
+		{Name: "all_index_0", API: chat, Benign: true, Apply: callEdit(allIndexZero),
 			Doc: "every call at index 0 with distinct ids (Ollama #15457)"},
-		{Name: "finish_stop", Benign: true, Apply: callEdit(finishStop),
+		{Name: "finish_stop", API: chat, Benign: true, Apply: callEdit(finishStop),
 			Doc: `finish_reason "stop" although calls were streamed (Gemini compat, python-genai #2868)`},
 		{Name: "crlf", Benign: true, Apply: crlf,
 			Doc: "CRLF line endings (Azure, sse-starlette; OrcaRouter PR #98)"},
 		{Name: "comments", Benign: true, Apply: comments,
 			Doc: "': OPENROUTER PROCESSING' first, ': keepalive' lines between events and after [DONE] (OpenRouter)"},
-		{Name: "no_done", Benign: true, Apply: noDone,
+		{Name: "no_done", API: chat, Benign: true, Apply: noDone,
 			Doc: "no data: [DONE] after the finish chunk (Cerebras, Perplexity; bifrost #2910)"},
-		{Name: "content_parts", Benign: true, Apply: contentParts,
+		{Name: "content_parts", API: chat, Benign: true, Apply: contentParts,
 			Doc: `delta.content as an array of typed parts, [{"type":"text","text":...}] (Mistral, Databricks: litellm #16272, databricks/appkit #559)`},
-		{Name: "several_choices", Benign: true, Apply: severalChoices,
+		{Name: "several_choices", API: chat, Benign: true, Apply: severalChoices,
 			Doc: "a second answer (choice 1, with a call of its own) interleaved with the stream's (n > 1: litellm #35793)"},
-		{Name: "bad_args", Benign: false, Apply: callEdit(badArgs),
+		{Name: "bad_args", API: chat, Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},
+	}
+	for i := range qs {
+		if qs[i].API != "" {
+			qs[i].Apply = onlyFor(qs[i].API, qs[i].Apply)
+		}
+	}
+	return qs
+}
+
+// onlyFor makes apply refuse a stream in a format other than api.
+func onlyFor(api string, apply func([]byte, int64) ([]byte, error)) func([]byte, int64) ([]byte, error) {
+	return func(body []byte, seed int64) ([]byte, error) {
+		if got := agent.DetectAPI(body).Name; got != api {
+			return nil, fmt.Errorf("a %s stream, not %s: %w", got, api, ErrQuirkNotApplicable)
+		}
+		return apply(body, seed)
 	}
 }
 

@@ -63,7 +63,7 @@ func TestApplyQuirkToCassetteGolden(t *testing.T) {
 func TestApplyQuirkToCassette(t *testing.T) {
 	base := baseCassette(t)
 	in := loadYAML(t, base)
-	for _, q := range Quirks() {
+	for _, q := range chatQuirks() {
 		t.Run(q.Name, func(t *testing.T) {
 			out, err := ApplyQuirkToCassette(base, q, 5)
 			if err != nil {

@@ -34,7 +34,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 func TestQuirkGoldens(t *testing.T) {
 	clean := readFixture(t, "quirks/clean.sse")
-	for _, q := range Quirks() {
+	for _, q := range chatQuirks() {
 		t.Run(q.Name, func(t *testing.T) {
 			got, err := q.Apply(clean, 1)
 			if err != nil {
@@ -88,7 +88,7 @@ func TestQuirkSemantics(t *testing.T) {
 	if diff := cmp.Diff(wantBase, base); diff != "" {
 		t.Fatalf("clean fixture merge (-want +got):\n%s", diff)
 	}
-	for _, q := range Quirks() {
+	for _, q := range chatQuirks() {
 		t.Run(q.Name, func(t *testing.T) {
 			body, err := q.Apply(clean, 7)
 			if err != nil {
@@ -274,7 +274,7 @@ func TestQuirksLeaveTextOnlyStreamsAlone(t *testing.T) {
 	text := []byte("data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n" +
 		"data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	framing := map[string]bool{"crlf": true, "comments": true, "no_done": true, "content_parts": true, "several_choices": true}
-	for _, q := range Quirks() {
+	for _, q := range chatQuirks() {
 		if framing[q.Name] {
 			continue
 		}

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/agentvcr/agentvcr/agent"
+
 	"bytes"
 	"context"
 	"errors"
@@ -92,7 +94,7 @@ func (p *RecordingProxy) target(r *http.Request) string {
 
 // ServeHTTP forwards one request and tees its answer.
 func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "agentvcr record: cannot read the request body: "+err.Error())
 		return
@@ -124,12 +126,17 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(resp.StatusCode)
 	flusher, _ := w.(http.Flusher)
-	var got bytes.Buffer
+	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
+	tooLong := false
 	buf := make([]byte, 32<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
-			got.Write(buf[:n])
+			if got.Len()+n > agent.DefaultMaxBodyBytes {
+				tooLong = true
+			} else {
+				got.Write(buf[:n])
+			}
 			w.Write(buf[:n]) // a client that went away still lets the upstream finish
 			if flusher != nil {
 				flusher.Flush()
@@ -142,6 +149,10 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.logf("agentvcr record: %s %s: the upstream answer broke off: %v (not recorded)", r.Method, target, rerr)
 			return
 		}
+	}
+	if tooLong {
+		p.logf("agentvcr record: %s %s: the answer is over %d bytes (passed on, not recorded)", r.Method, target, agent.DefaultMaxBodyBytes)
+		return
 	}
 	captured := &http.Response{Status: resp.Status, StatusCode: resp.StatusCode, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
 		Header: resp.Header.Clone(), Body: io.NopCloser(bytes.NewReader(got.Bytes())), ContentLength: int64(got.Len())}

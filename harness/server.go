@@ -22,7 +22,9 @@ var ErrUnknownCase = errors.New("no such case")
 const maxRequestBody = 32 << 20
 
 // A Server is an OpenAI-compatible endpoint on loopback that answers
-// POST /v1/chat/completions and GET /v1/models from whatever its Route
+// POST /v1/chat/completions, POST /v1/responses (the OpenAI Responses API:
+// cassettes recorded with run -api responses) and GET /v1/models from
+// whatever its Route
 // resolves, on the plain base URL (/v1/...) and on scenario-scoped ones
 // (/s/<case>/v1/...). It keeps no conversation state: every request is
 // answered on its own, so any number of clients may use it at once. It is
@@ -167,13 +169,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
 		writeModels(w, route.Models)
-	case (strings.HasSuffix(path, "/chat/completions") || isMessagesPath(path)) && r.Method == http.MethodPost:
+	case isCompletion(path) && r.Method == http.MethodPost:
 		s.chat(w, r, name, path, route)
-	case strings.HasSuffix(path, "/chat/completions"), isMessagesPath(path), strings.HasSuffix(path, "/models"):
+	case isCompletion(path), strings.HasSuffix(path, "/models"):
 		s.fail(w, http.StatusMethodNotAllowed, "invalid_request_error", fmt.Sprintf("%s is not allowed on %s", r.Method, path))
 	default:
-		s.fail(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use POST .../v1/chat/completions or GET .../v1/models", r.Method, r.URL.Path))
+		s.fail(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use POST .../v1/chat/completions, POST .../v1/responses or GET .../v1/models", r.Method, r.URL.Path))
 	}
+}
+
+// isCompletion reports a path the server answers with a recorded reply:
+// chat completions, OpenAI Responses or Anthropic Messages.
+func isCompletion(path string) bool {
+	return strings.HasSuffix(path, "/chat/completions") || strings.HasSuffix(path, "/responses") || isMessagesPath(path)
 }
 
 // isMessagesPath reports an Anthropic Messages request path: a cassette
@@ -181,7 +189,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (the client's base URL is the server's root, or /s/NAME, without /v1).
 func isMessagesPath(path string) bool { return strings.HasSuffix(path, "/v1/messages") }
 
-// chat answers one chat-completions (or Anthropic Messages) request.
+// chat answers one chat-completions, Responses or Anthropic Messages request.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string, route *Route) {
 	body, err := readBody(r)
 	if err != nil {
@@ -301,20 +309,39 @@ func (s *Server) chatInfo(body []byte) (string, int) {
 	return ci.model, ci.turn
 }
 
-// readChat reads a request body's model and counts its assistant messages.
-// A body that is not a chat-completions request is turn 1 of no model.
+// readChat reads a request body's model and counts its assistant messages:
+// chat completions' "messages", or the assistant turns of a Responses
+// "input" (each run of assistant message and function_call items is one
+// assistant message: a turn with calls and no text has no message item). A
+// body that is neither is turn 1 of no model.
 func readChat(body []byte) (model string, turn int) {
+	type item struct {
+		Type string `json:"type"`
+		Role string `json:"role"`
+	}
 	var chat struct {
 		Model    string `json:"model"`
-		Messages []struct {
-			Role string `json:"role"`
-		} `json:"messages"`
+		Messages []item `json:"messages"`
+		Input    any    `json:"input"`
 	}
 	_ = json.Unmarshal(body, &chat) // the matcher reports what does not fit
 	turn = 1
 	for _, m := range chat.Messages {
 		if m.Role == "assistant" {
 			turn++
+		}
+	}
+	var input struct {
+		Input []item `json:"input"`
+	}
+	if _, isList := chat.Input.([]any); isList && json.Unmarshal(body, &input) == nil {
+		inAssistant := false
+		for _, it := range input.Input {
+			assistant := it.Type == "function_call" || it.Role == "assistant"
+			if assistant && !inAssistant {
+				turn++
+			}
+			inAssistant = assistant
 		}
 	}
 	return chat.Model, turn

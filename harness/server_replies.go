@@ -174,8 +174,11 @@ func servedPath(rawURL string) string {
 		}
 	}
 	path, _, _ = strings.Cut(path, "?")
-	if strings.HasSuffix(path, "/chat/completions") {
+	switch {
+	case strings.HasSuffix(path, "/chat/completions"):
 		return "/v1/chat/completions"
+	case strings.HasSuffix(path, "/responses"):
+		return "/v1/responses"
 	}
 	return path
 }

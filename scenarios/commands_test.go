@@ -36,7 +36,7 @@ var errUsage = errors.New("usage")
 func (s suite) commands() []command {
 	return []command{
 		{"agent", "agent [flags] [PROMPT]", "agentvcr run, in the script's folder and environment", s.cliCommand("run")},
-		{"merge", "merge [FILE]", "agentvcr merge", s.cliCommand("merge")},
+		{"merge", "merge [-format F] [FILE]", "agentvcr merge (F: auto, chat or responses)", s.cliCommand("merge")},
 		{"tool", "tool [flags] NAME [ARGS_JSON]", "agentvcr tool", s.cliCommand("tool")},
 		{"selftest", "selftest", "agentvcr selftest", s.cliCommand("selftest")},
 		{"sandbox", "sandbox DIR", "write the demo repository into DIR", cmdSandbox},

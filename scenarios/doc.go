@@ -12,7 +12,7 @@
 // they have these, each run in-process:
 //
 //   - agent [flags] [PROMPT]: agentvcr run, in the script's folder and environment
-//   - merge [FILE]: agentvcr merge
+//   - merge [-format F] [FILE]: agentvcr merge (F: auto, chat or responses)
 //   - tool [flags] NAME [ARGS_JSON]: agentvcr tool
 //   - selftest: agentvcr selftest
 //   - sandbox DIR: write the demo repository into DIR

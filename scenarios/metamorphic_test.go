@@ -24,12 +24,22 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 	return cli.Capture(cli.Env{Dir: dir, Getenv: cli.Vars(vars), Transport: transport}, args...)
 }
 
-// TestMetamorphicBenignQuirks replays every base cassette through every
-// benign quirk transform (as a derived cassette) and under two re-chunking
-// seeds: the transcript must be the clean one, byte for byte.
+// TestMetamorphicBenignQuirks replays every base cassette, in each wire
+// format, through every benign quirk transform of that format (as a derived
+// cassette) and under two re-chunking seeds: the transcript must be the
+// clean one, byte for byte, and a Responses cassette's clean transcript is
+// the chat-completions one. A quirk marked Warns must leave its warnings on
+// stderr, and nothing else; any other leaves stderr empty.
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
 	metamorphic(t, "", harness.Quirks(), 10)
+}
+
+// TestMetamorphicBenignResponsesQuirks is the same for the base cassettes
+// recorded in the OpenAI Responses format.
+func TestMetamorphicBenignResponsesQuirks(t *testing.T) {
+	t.Parallel()
+	metamorphic(t, "responses/", harness.Quirks(), 10)
 }
 
 // TestMetamorphicBenignMessagesQuirks is the same for the base cassettes
@@ -53,48 +63,73 @@ func metamorphic(t *testing.T, under string, quirks []harness.Quirk, least int) 
 			}
 			t.Run(file, func(t *testing.T) {
 				t.Parallel()
-				dir := t.TempDir()
-				ws := filepath.Join(dir, "ws")
-				if err := demo.WriteSandbox(ws); err != nil {
-					t.Fatal(err)
-				}
-				code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", name, "-C", ws, "-rechunk", "whole")
-				if code != 0 || stderr != "" {
-					t.Fatalf("clean replay: exit %d: %s", code, stderr)
-				}
-				applied := 0
-				for _, q := range quirks {
-					if !q.Benign {
-						continue
-					}
-					out, err := harness.ApplyQuirkToCassette(base, q, 7)
-					if errors.Is(err, harness.ErrQuirkNotApplicable) {
-						continue
-					}
-					if err != nil {
-						t.Fatalf("%s: %v", q.Name, err)
-					}
-					applied++
-					path := filepath.Join(dir, q.Name+".yaml")
-					if err := os.WriteFile(path, out, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					for _, seed := range []string{"1", "2"} {
-						code, got, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", path, "-C", ws, "-seed", seed)
-						if code != 0 || stderr != "" {
-							t.Errorf("%s seed %s: exit %d: %s", q.Name, seed, code, stderr)
-						}
-						if diff := cmp.Diff(clean, got); diff != "" {
-							t.Errorf("%s seed %s: transcript differs from the clean one (-clean +quirk):\n%s", q.Name, seed, diff)
-						}
-					}
-				}
-				if applied < least {
-					t.Errorf("only %d benign quirks applied to %s", applied, file)
-				}
+				metamorphicCassette(t, lang, name, base, quirks, least)
 			})
 		}
 	}
+}
+
+func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte, quirks []harness.Quirk, least int) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := demo.WriteSandbox(ws); err != nil {
+		t.Fatal(err)
+	}
+	code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", name, "-C", ws, "-rechunk", "whole")
+	if code != 0 || stderr != "" {
+		t.Fatalf("clean replay: exit %d: %s", code, stderr)
+	}
+	if chat, ok := strings.CutPrefix(name, "responses/"); ok {
+		_, want, _ := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", chat, "-C", ws, "-rechunk", "whole")
+		if diff := cmp.Diff(want, clean); diff != "" {
+			t.Errorf("the Responses transcript differs from the chat-completions one (-chat +responses):\n%s", diff)
+		}
+	}
+	applied := 0
+	for _, q := range quirks {
+		if !q.Benign {
+			continue
+		}
+		out, err := harness.ApplyQuirkToCassette(base, q, 7)
+		if errors.Is(err, harness.ErrQuirkNotApplicable) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q.Name, err)
+		}
+		applied++
+		path := filepath.Join(dir, q.Name+".yaml")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, seed := range []string{"1", "2"} {
+			code, got, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", path, "-C", ws, "-seed", seed)
+			if code != 0 || !onlyWarnings(stderr, q.Warns) {
+				t.Errorf("%s seed %s: exit %d, stderr (warnings expected: %v):\n%s", q.Name, seed, code, q.Warns, stderr)
+			}
+			if diff := cmp.Diff(clean, got); diff != "" {
+				t.Errorf("%s seed %s: transcript differs from the clean one (-clean +quirk):\n%s", q.Name, seed, diff)
+			}
+		}
+	}
+	if applied < least {
+		t.Errorf("only %d benign quirks applied to %s", applied, name)
+	}
+}
+
+// onlyWarnings reports whether stderr is empty (warns false) or holds
+// warning lines and nothing else (warns true).
+func onlyWarnings(stderr string, warns bool) bool {
+	if !warns {
+		return stderr == ""
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "agentvcr run: warning: turn ") {
+			return false
+		}
+	}
+	return stderr != ""
 }
 
 // TestMetamorphicBadArgs runs every base script live against the scripted
@@ -103,15 +138,22 @@ func metamorphic(t *testing.T, under string, quirks []harness.Quirk, least int) 
 // the loop still completes, and the exit code is 0.
 func TestMetamorphicBadArgs(t *testing.T) {
 	t.Parallel()
-	q, ok := harness.QuirkByName("bad_args")
-	if !ok || q.Benign {
-		t.Fatal("bad_args quirk missing or marked benign")
-	}
 	const key = "sk-test-metamorphic-0123456789"
 	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
 	t.Cleanup(stop) // parallel subtests run after this function returns
+	for _, api := range []struct{ name, quirk string }{{"chat", "bad_args"}, {"responses", "responses_bad_args"}} {
+		q, ok := harness.QuirkByName(api.quirk)
+		if !ok || q.Benign {
+			t.Fatalf("%s quirk missing or marked benign", api.quirk)
+		}
+		badArgs(t, url, key, api.name, q)
+	}
+}
+
+// badArgs runs every base script in one wire format through q.
+func badArgs(t *testing.T, url, key, api string, q harness.Quirk) {
 	for _, script := range demo.Scripts(tools.ZH) {
-		t.Run(script.Name, func(t *testing.T) {
+		t.Run(api+"/"+script.Name, func(t *testing.T) {
 			t.Parallel()
 			ws := t.TempDir()
 			if err := demo.WriteSandbox(ws); err != nil {
@@ -119,7 +161,7 @@ func TestMetamorphicBadArgs(t *testing.T) {
 			}
 			transport := harness.QuirkTransport(http.DefaultTransport, q, 1)
 			vars := map[string]string{"OPENAI_API_KEY": key}
-			code, out, stderr := runCLI(ws, vars, transport, "run", "-base-url", url, "-model", script.Name, "-max-turns", "20")
+			code, out, stderr := runCLI(ws, vars, transport, "run", "-api", api, "-base-url", url, "-model", script.Name, "-max-turns", "20")
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d, stderr %q; want 0 and nothing\n%s", code, stderr, out)
 			}

@@ -2,7 +2,7 @@
 // harness from the command line:
 //
 //	agentvcr run [flags] [PROMPT]   the agent loop: offline demo, replay, live, record
-//	agentvcr merge [FILE]           merge a raw chat-completions SSE stream into one turn
+//	agentvcr merge [-format F] [FILE] merge a raw SSE stream (chat, responses) into one turn
 //	agentvcr tool NAME [ARGS_JSON]  run one tool through the loop's entry
 //	agentvcr selftest               the lesson's seven checks
 //	agentvcr conform -- COMMAND     run the quirk catalog against any agent

@@ -31,7 +31,7 @@ const (
 	agentWriter     = "writer"     // offers only write_file
 	agentDated      = "dated"      // a good agent whose system prompt carries the time
 	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
-	agentWrongPath  = "wrongpath"  // posts to /responses under the base URL
+	agentWrongPath  = "wrongpath"  // posts to /completions (the legacy endpoint) under the base URL
 	agentEager      = "eager"      // a good agent that retries a 429 at once
 	agentPatient    = "patient"    // a good agent that waits for a stream forever
 )
@@ -85,7 +85,7 @@ func testAgent(mode string) int {
 	}
 	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
 	if mode == agentWrongPath {
-		url = strings.TrimSuffix(url, "/chat/completions") + "/responses"
+		url = strings.TrimSuffix(url, "/chat/completions") + "/completions"
 	}
 	system := "You are a test agent."
 	if mode == agentDated {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
 )
 
@@ -83,11 +84,15 @@ type Case struct {
 // sourceRe finds the last parenthesized part of a quirk's Doc.
 var sourceRe = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 
-// Cases returns the catalog in report order: the clean turn, every quirk of
-// harness.Quirks, the two broken streams, the echo cases, then the faults.
+// Cases returns the catalog in report order: the clean turn, every
+// chat-completions (or format-free) quirk of harness.Quirks, the two broken
+// streams, the echo cases, then the faults.
 func Cases() []Case {
 	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range harness.Quirks() {
+		if q.API != "" && q.API != agent.ChatCompletions.Name {
+			continue // conform speaks chat completions; the Responses quirks are not its cases yet
+		}
 		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
 		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
 			c.Source = m[1]

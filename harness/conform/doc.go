@@ -27,7 +27,9 @@
 // # Cases (case.go, broken.go)
 //
 // Each case serves the clean turn through one transform: every quirk of
-// harness.Quirks (applied to every turn), the two broken streams
+// harness.Quirks for chat completions or any stream (applied to every turn;
+// the OpenAI Responses quirks are not conform cases: conform reads and
+// serves chat completions only), the two broken streams
 // midstream_error and truncated (the tool turn breaks inside its second
 // call, on every attempt), and the faults (429 with Retry-After, 500, stall,
 // reset) on the case's first request only, reported as their own tier.

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dnaeon/go-vcr/v2/cassette"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness"
 )
 
 // ErrBadCassette is returned for a cassette recorded mode cannot replay.
@@ -30,9 +31,9 @@ type Recording struct {
 // ReadRecording reads a go-vcr v2.1.0 cassette (path with or without
 // ".yaml").
 func ReadRecording(path string) (*Recording, error) {
-	c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+	c, err := harness.LoadCassette(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w: record the agent into it first: agentvcr record -upstream URL -o %s", ErrBadCassette, path, err, path)
+		return nil, fmt.Errorf("%w: %w: record the agent into it first: agentvcr record -upstream URL -o %s", ErrBadCassette, err, path)
 	}
 	if len(c.Interactions) == 0 {
 		return nil, fmt.Errorf("%w %s: it holds no interaction: record the agent again", ErrBadCassette, path)

@@ -3,11 +3,15 @@ package conform
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness"
 )
 
 // recordGood records the good test agent's conversation with the probe: its
@@ -105,10 +109,31 @@ func TestCanonicalComparesIDsByPosition(t *testing.T) {
 func TestReadRecordingSaysWhatToDo(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.yaml")
 	_, err := ReadRecording(path)
-	want := "cannot replay the cassette " + path + ": open " + path + ": no such file or directory: record the agent into it first: agentvcr record -upstream URL -o " + path
+	want := "cannot replay the cassette: cassette " + path + ": requested cassette not found: no such file: record the agent into it first: agentvcr record -upstream URL -o " + path
 	if !errors.Is(err, ErrBadCassette) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
+
+	// A small file whose interactions alias one body is bounded by its
+	// expanded size, as every other cassette load is (here 1 MiB).
+	t.Setenv(harness.MaxCassetteEnv, "1")
+	bomb := filepath.Join(t.TempDir(), "bomb.yaml")
+	text := "---\nversion: 1\ninteractions:\n"
+	for i := range 8 {
+		body := "*big"
+		if i == 0 {
+			body = "&big " + strings.Repeat("x", 256<<10)
+		}
+		text += "    - request:\n        body: '{}'\n        url: http://x/v1/chat/completions\n        method: POST\n      response:\n        body: " + body + "\n        status: 200 OK\n        code: 200\n"
+	}
+	if err := os.WriteFile(bomb, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadRecording(bomb)
+	if !errors.Is(err, ErrBadCassette) || !errors.Is(err, harness.ErrBadCassette) || !strings.Contains(err.Error(), "expand to more than the limit of 1 MiB") {
+		t.Errorf("alias bomb: err = %v, want the expanded-size bound of 1 MiB", err)
+	}
+	t.Setenv(harness.MaxCassetteEnv, "")
 	rec, err := ReadRecording("../../cassettes/parallel.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -45,7 +45,7 @@ func TestConformBadInput(t *testing.T) {
 		{"-ignore without a cassette", append([]string{"conform", "-ignore", "messages.0.content"}, agent...),
 			"agentvcr conform: -ignore compares requests with a recording: give it with -cassette FILE\n"},
 		{"a cassette that does not exist", append([]string{"conform", "-cassette", filepath.Join(dir, "none.yaml")}, agent...),
-			"agentvcr conform: cannot replay the cassette " + filepath.Join(dir, "none.yaml") + ": open " + filepath.Join(dir, "none.yaml") + ": no such file or directory: record the agent into it first: agentvcr record -upstream URL -o " + filepath.Join(dir, "none.yaml") + "\n"},
+			"agentvcr conform: cannot replay the cassette: cassette " + filepath.Join(dir, "none.yaml") + ": requested cassette not found: no such file: record the agent into it first: agentvcr record -upstream URL -o " + filepath.Join(dir, "none.yaml") + "\n"},
 		{"an unknown -api", append([]string{"conform", "-api", "responses"}, agent...),
 			"agentvcr conform: -api: unknown wire format \"responses\": want chat or messages\n"},
 		{"-api messages in recorded mode", append([]string{"conform", "-api", "messages", "-cassette", filepath.Join(dir, "none.yaml")}, agent...),

@@ -28,6 +28,7 @@ const (
 // per line (-json).
 type renderer struct {
 	w     io.Writer
+	warn  io.Writer // plain: the merger's warnings go here (stderr), apart from the transcript
 	lang  tools.Lang
 	json  bool
 	color bool
@@ -44,6 +45,10 @@ func (r renderer) event(e agent.Event) {
 		return
 	}
 	switch e.Kind {
+	case agent.KindWarning:
+		if r.warn != nil {
+			fmt.Fprintf(r.warn, "agentvcr run: warning: turn %d: %s\n", e.Turn, e.Text)
+		}
 	case agent.KindReasoning:
 		if text := strings.TrimSpace(e.Text); text != "" {
 			r.line(ansiDim, r.thinking()+text)

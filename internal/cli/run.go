@@ -126,7 +126,7 @@ func cmdRun(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
 		return 1
 	}
-	r := renderer{w: env.Stdout, lang: lang, json: f.json, color: env.Color && !f.json}
+	r := renderer{w: env.Stdout, warn: env.Stderr, lang: lang, json: f.json, color: env.Color && !f.json}
 	if err := s.run(ctx, r.event); err != nil {
 		if sig := signalled(); sig != nil {
 			fmt.Fprintf(env.Stderr, "agentvcr run: interrupted (%s): the run was cancelled\n", signalName(sig))

@@ -24,14 +24,17 @@ const serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]..
                       [-journal FILE] [-lang zh|en] [-coalesce]
 
 Serves cassettes as an OpenAI-compatible endpoint (POST /v1/chat/completions,
-GET /v1/models) until Ctrl-C. The first line on stdout is the base URL:
+POST /v1/responses, GET /v1/models) until Ctrl-C. The first line on stdout is
+the base URL:
 
   OPENAI_BASE_URL=http://127.0.0.1:PORT/v1
 
 Each cassette also has its own base URL, /s/NAME/v1, and one per quirk,
 /s/NAME~QUIRK/v1 (NAME is the cassette's file name without .yaml). With no
--cassette, the embedded base cassettes are served. Every request is answered
-on its own, so any number of clients may share one server.
+-cassette, the embedded base cassettes (chat completions) are served;
+-cassette responses/NAME serves one recorded in the Responses format (under
+NAME, on /v1/responses). Every request is answered on its own, so any
+number of clients may share one server.
 
 A cassette recorded with run -api messages is served on POST /v1/messages:
 give an Anthropic client the root (ANTHROPIC_BASE_URL=http://127.0.0.1:PORT,

@@ -45,6 +45,12 @@ func generate(dir string) error {
 		if err := recordBase(dir, lang, agent.AnthropicMessages); err != nil {
 			return err
 		}
+		if err := recordBase(dir, lang, agent.Responses); err != nil {
+			return err
+		}
+	}
+	if err := deriveQuirks(filepath.Join(dir, agent.Responses.Name), "quirks", derivedFrom, harness.Quirks()); err != nil {
+		return err
 	}
 	if err := deriveQuirks(dir, "quirks", derivedFrom, harness.Quirks()); err != nil {
 		return err
@@ -58,7 +64,10 @@ func generate(dir string) error {
 func recordBase(dir string, lang tools.Lang, api *agent.API) error {
 	base, out := BaseURL, dir
 	if api != agent.ChatCompletions {
-		base, out = messagesBaseURL, filepath.Join(dir, api.Name)
+		out = filepath.Join(dir, api.Name)
+		if api == agent.AnthropicMessages {
+			base = messagesBaseURL
+		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
@@ -125,7 +134,7 @@ func deriveQuirks(dir, sub string, bases []string, quirks []harness.Quirk) error
 			if err != nil {
 				return fmt.Errorf("%s: %w", base, err)
 			}
-			name := base + "." + q.Name + ".yaml"
+			name := base + "." + strings.TrimPrefix(q.Name, "responses_") + ".yaml"
 			want[name] = true
 			if err := os.WriteFile(filepath.Join(qdir, name), out, 0o644); err != nil {
 				return err

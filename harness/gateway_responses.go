@@ -1,0 +1,107 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentvcr/agentvcr/agent"
+)
+
+// responsesRequest is the part of a Responses request the gateway reads.
+type responsesRequest struct {
+	Model  string          `json:"model"`
+	Input  json.RawMessage `json:"input"`
+	Stream bool            `json:"stream"`
+}
+
+// responsesInput is one input item: a message, a function_call or a
+// function_call_output.
+type responsesInput struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Output    json.RawMessage `json:"output"`
+}
+
+// decodeResponses reads a Responses request and checks the invariants on
+// its neutral messages (the error then wraps agent.ErrInvalidMessages).
+func decodeResponses(body []byte) (agent.DecodedRequest, error) {
+	req, err := parseResponsesRequest(body)
+	if err != nil {
+		return req, fmt.Errorf("body is not a valid request: %w", err)
+	}
+	return req, agent.CheckMessages(req.Messages)
+}
+
+// parseResponsesRequest reads a Responses request into the neutral messages
+// the invariants are checked on: a message item is a message, function_call
+// items join the assistant message before them (or open one), and a
+// function_call_output is a tool message answering its call_id.
+func parseResponsesRequest(body []byte) (agent.DecodedRequest, error) {
+	var req responsesRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return agent.DecodedRequest{}, err
+	}
+	out := agent.DecodedRequest{Model: req.Model, Stream: req.Stream}
+	var input string
+	if json.Unmarshal(req.Input, &input) == nil {
+		out.Messages = []agent.Message{{Role: agent.RoleUser, Content: input}}
+		return out, nil
+	}
+	var items []responsesInput
+	if err := json.Unmarshal(req.Input, &items); err != nil {
+		return agent.DecodedRequest{}, fmt.Errorf("input: %w", err)
+	}
+	for i, it := range items {
+		switch it.Type {
+		case "message", "":
+			text, err := inputText(it.Content)
+			if err != nil {
+				return agent.DecodedRequest{}, fmt.Errorf("input %d: %w", i, err)
+			}
+			out.Messages = append(out.Messages, agent.Message{Role: it.Role, Content: text})
+		case "function_call":
+			n := len(out.Messages)
+			if n == 0 || out.Messages[n-1].Role != agent.RoleAssistant {
+				out.Messages = append(out.Messages, agent.Message{Role: agent.RoleAssistant})
+				n++
+			}
+			out.Messages[n-1].ToolCalls = append(out.Messages[n-1].ToolCalls, agent.ToolCall{ID: it.CallID, Type: "function",
+				Function: agent.FunctionCall{Name: it.Name, Arguments: it.Arguments}})
+		case "function_call_output":
+			text, err := inputText(it.Output)
+			if err != nil {
+				return agent.DecodedRequest{}, fmt.Errorf("input %d: output: %w", i, err)
+			}
+			out.Messages = append(out.Messages, agent.Message{Role: agent.RoleTool, ToolCallID: it.CallID, Content: text})
+		default:
+			return agent.DecodedRequest{}, fmt.Errorf("input %d: item type %q is not one the scripted gateway reads", i, it.Type)
+		}
+	}
+	return out, nil
+}
+
+// inputText is a content member's text: a string, or the texts of an array
+// of {"type":"input_text"|"output_text","text"} parts joined.
+func inputText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", fmt.Errorf("content is neither a string nor an array of text parts")
+	}
+	for _, p := range parts {
+		s += p.Text
+	}
+	return s, nil
+}
