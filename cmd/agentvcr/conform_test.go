@@ -195,6 +195,8 @@ func TestConformOwnAgentMessagesCatalog(t *testing.T) {
 		"messages_cut_before_stop":      "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a stop_reason or message_stop)",
 		"messages_fault_429":            "retried and finished (3 requests)",
 		"messages_fault_500":            "retried and finished (3 requests)",
+		"messages_fault_stall":          "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+		"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 	}
 	for id, w := range want {
 		if got[id] != w {

@@ -63,6 +63,10 @@ func testMessagesAgent(mode string) int {
 			fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
 			return 1
 		}
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+			fmt.Fprintln(os.Stderr, "test agent: not a stream: Content-Type", ct) // as Anthropic's SDKs refuse it
+			return 1
+		}
 		var turn *agent.Turn
 		if mode == msgAgentPositional {
 			turn, err = positionalMessagesMerge(resp.Body)

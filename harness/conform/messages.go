@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -60,4 +61,38 @@ func probeMessagesConversation(first Request, specs []CallSpec) (*conversation, 
 		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
 	return conv, nil
+}
+
+// messagesCutPoint is cutPoint for a Messages stream: how many events to
+// keep so that the stream breaks inside its second tool_use block (its only
+// one when it has one), after that block's first non-empty partial_json.
+func messagesCutPoint(events []harness.SSEEvent) (int, error) {
+	type event struct {
+		Type         string `json:"type"`
+		Index        int    `json:"index"`
+		ContentBlock struct {
+			Type string `json:"type"`
+		} `json:"content_block"`
+		Delta struct {
+			PartialJSON string `json:"partial_json"`
+		} `json:"delta"`
+	}
+	parsed := make([]event, len(events))
+	var uses []int
+	for i, ev := range events {
+		if ev.HasData && json.Unmarshal([]byte(ev.Data), &parsed[i]) == nil &&
+			parsed[i].Type == "content_block_start" && parsed[i].ContentBlock.Type == "tool_use" {
+			uses = append(uses, parsed[i].Index)
+		}
+	}
+	if len(uses) == 0 {
+		return 0, fmt.Errorf("no tool_use block to break the stream in: %w", harness.ErrQuirkNotApplicable)
+	}
+	target := uses[min(1, len(uses)-1)]
+	for i, p := range parsed {
+		if p.Type == "content_block_delta" && p.Index == target && p.Delta.PartialJSON != "" {
+			return i + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("no input_json_delta to break the stream in: %w", harness.ErrQuirkNotApplicable)
 }

@@ -3,24 +3,28 @@ package conform
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
 )
 
 func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 	// reachesResults are the cases whose conversation reaches the tool
-	// results with our probe: every benign quirk, and the faults after which
-	// a retry gets the clean turn (a 500 the test agents give up on).
+	// results with the test agents: every benign quirk, and the 429 they wait
+	// out (they give up on a 500, a stall and a reset).
 	var reachesResults []string
 	for _, c := range MessagesCases() {
-		if c.Expect == ExpectSame || (c.Expect == ExpectFault && c.Fault != Fault500) {
+		if c.Expect == ExpectSame || c.Fault == Fault429 {
 			reachesResults = append(reachesResults, c.ID)
 		}
 	}
-	if len(reachesResults) != 20 {
-		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks and 3 faults: %v", len(reachesResults), reachesResults)
+	if len(reachesResults) != 18 {
+		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks and the 429: %v", len(reachesResults), reachesResults)
 	}
 	tests := []struct {
 		reason string
@@ -127,5 +131,33 @@ func TestWrongFormat(t *testing.T) {
 		if diff := cmp.Diff("FAILURE: "+tt.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
 		}
+	}
+}
+
+// A stall or reset on a Messages stream breaks it inside the second call,
+// after its first non-empty partial_json, as on a chat stream.
+func TestMessagesCutPoint(t *testing.T) {
+	first, err := AnthropicMessages.Read([]byte(`{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := probeMessagesConversation(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := harness.ParseSSE(conv.turns[0])
+	n, err := messagesCutPoint(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := events[n-1].Data
+	if !strings.Contains(last, `"type":"content_block_delta","index":2,`) || strings.Contains(last, `"partial_json":""`) {
+		t.Errorf("the cut keeps %d of %d events, the last %s; want the first non-empty piece of block 2 (the second call)", n, len(events), last)
+	}
+	if _, err := agent.MergeMessagesStream(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
+		t.Errorf("the cut stream merges with %v, want ErrTruncatedStream", err)
+	}
+	if _, err := messagesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+		t.Errorf("the conclusion has no call: got %v, want ErrQuirkNotApplicable", err)
 	}
 }

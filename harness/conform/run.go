@@ -203,16 +203,28 @@ func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
 	case Fault500:
 		return errorReply(http.StatusInternalServerError, "conform fault: the server failed"), nil
 	case FaultStall, FaultReset:
-		n, err := cutPoint(harness.ParseSSE(ans.Body))
+		cut := cutPoint
+		if st.format.Name == AnthropicMessages.Name {
+			cut = messagesCutPoint
+		}
+		n, err := cut(harness.ParseSSE(ans.Body))
 		if err != nil {
 			n = harness.DefaultFaultAfter
 		}
-		return harness.ServeReply{Body: ans.Body, Fault: harness.Fault{Kind: ans.Fault, After: n}}, nil
+		return harness.ServeReply{Body: ans.Body, Header: sseHeader(), Fault: harness.Fault{Kind: ans.Fault, After: n}}, nil
 	}
 	if ans.Status != 0 {
 		return errorReply(ans.Status, ans.Error), nil
 	}
-	return harness.ServeReply{Body: ans.Body}, nil
+	return harness.ServeReply{Body: ans.Body, Header: sseHeader()}, nil
+}
+
+// sseHeader says the reply is a stream: the server cannot tell from a
+// Messages body, which starts with "event:".
+func sseHeader() http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "text/event-stream")
+	return h
 }
 
 // errorReply is an OpenAI-shaped error body with its status.
