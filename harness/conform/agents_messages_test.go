@@ -23,6 +23,7 @@ const (
 	msgAgentTextFirst  = "messages_textfirst"  // puts a text block before the tool_result blocks
 	msgAgentPositional = "messages_positional" // keeps blocks in a slice in arrival order, addressed by the stream's index
 	msgAgentStringArgs = "messages_stringargs" // re-sends each tool_use input as a JSON string
+	msgAgentTextLast   = "messages_textlast"   // re-sends the turn's text block after its tool_use blocks
 )
 
 var testMessagesTools = json.RawMessage(`[
@@ -83,7 +84,7 @@ func testMessagesAgent(mode string) int {
 			return 0
 		}
 		var asked, results []any
-		if turn.Text != "" {
+		if turn.Text != "" && mode != msgAgentTextLast {
 			asked = append(asked, map[string]any{"type": "text", "text": turn.Text})
 		}
 		if mode == msgAgentTextFirst {
@@ -96,6 +97,9 @@ func testMessagesAgent(mode string) int {
 			}
 			asked = append(asked, map[string]any{"type": "tool_use", "id": c.ID, "name": c.Function.Name, "input": input})
 			results = append(results, map[string]any{"type": "tool_result", "tool_use_id": c.ID, "content": "ok " + c.Function.Name})
+		}
+		if turn.Text != "" && mode == msgAgentTextLast {
+			asked = append(asked, map[string]any{"type": "text", "text": turn.Text})
 		}
 		msgs = append(msgs, map[string]any{"role": "assistant", "content": asked}, map[string]any{"role": "user", "content": results})
 	}

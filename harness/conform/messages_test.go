@@ -30,13 +30,18 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 		reason string
 		mode   string
 		want   map[Status][]string
+		clean  string // messages_clean's details, when given
 	}{
 		{reason: "a correct Messages agent that waits out a 429 passes every case",
 			mode: msgAgentGood, want: map[Status][]string{}},
 		{reason: "a text block before the tool_result blocks of the next user message: every case whose turn reaches the tool results",
-			mode: msgAgentTextFirst, want: map[Status][]string{Failure: reachesResults}},
+			mode: msgAgentTextFirst, want: map[Status][]string{Failure: reachesResults},
+			clean: `request 2: call "toolu_5a835e4c99b1f67100000000" (read_file) has no tool message before message 3 (user)`},
 		{reason: "each tool_use input re-sent as a JSON string instead of an object: every case whose turn reaches the tool results",
 			mode: msgAgentStringArgs, want: map[Status][]string{Failure: reachesResults}},
+		{reason: "the text block re-sent after the tool_use blocks: every case whose turn reaches the tool results",
+			mode: msgAgentTextLast, want: map[Status][]string{Failure: reachesResults},
+			clean: "request 2: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first"},
 		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls), and an input only in content_block_start lost",
 			mode: msgAgentPositional, want: map[Status][]string{
 				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use"}}},
@@ -51,6 +56,9 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, statuses(results)); diff != "" {
 				t.Errorf("%s\nstatuses (-want +got):\n%s\n%s", tt.reason, diff, table(results))
+			}
+			if tt.clean != "" && results[0].Details != tt.clean {
+				t.Errorf("%s: messages_clean details %q\nwant %q", tt.reason, results[0].Details, tt.clean)
 			}
 		})
 	}
@@ -67,7 +75,10 @@ func TestReadMessages(t *testing.T) {
 			want: []Message{{Role: "user", Text: "hi"}}},
 		{reason: "tool_use blocks are the assistant's calls, their input as JSON text; text and thinking join",
 			body: `{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"hm","signature":"x"},{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{"pattern":"p"}},{"type":"text","text":"b"}]}]}`,
-			want: []Message{{Role: "assistant", Text: "ab", Reasoning: "hm", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{"pattern":"p"}`}}}}},
+			want: []Message{{Role: "assistant", Text: "ab", Reasoning: "hm", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{"pattern":"p"}`}}, TextAfterCalls: true}}},
+		{reason: "text before the calls is not text after them",
+			body: `{"messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{}}]}]}`,
+			want: []Message{{Role: "assistant", Text: "a", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{}`}}}}},
 		{reason: "a user message is its blocks in order: one tool message per tool_result, one user message per run of text",
 			body: `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t2"}]}]}`,
 			want: []Message{{Role: "tool", CallID: "t1"}, {Role: "user", Text: "ab"}, {Role: "tool", CallID: "t2"}}},

@@ -42,6 +42,9 @@ type Message struct {
 	CallID string
 	// Reasoning is an assistant message's reasoning_content as sent.
 	Reasoning string
+	// TextAfterCalls: the assistant message has text after a call (Messages:
+	// a text block after a tool_use block, which the API answers with 400).
+	TextAfterCalls bool
 }
 
 // A Call is one tool call: Arguments is the JSON text as sent, Extra its

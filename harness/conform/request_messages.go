@@ -86,6 +86,7 @@ func assistantMessage(blocks []messagesBlock) Message {
 		switch b.Type {
 		case "text":
 			msg.Text += b.Text
+			msg.TextAfterCalls = msg.TextAfterCalls || (len(msg.Calls) > 0 && b.Text != "")
 		case "thinking":
 			msg.Reasoning += b.Thinking
 		case "tool_use":
