@@ -82,7 +82,9 @@
 // an assistant message's tool_use blocks as its calls (input as JSON text),
 // and a user message as its blocks in order: a tool message per
 // tool_result, a user message per run of text, so text before the
-// tool_result blocks fails like a chat message before the tool messages.
+// tool_result blocks fails like a chat message before the tool messages,
+// and an assistant message with text after a tool_use block fails
+// (Message.TextAfterCalls).
 // It builds with harness.StreamMessagesReply and runs MessagesCases: the
 // clean turn, every benign quirk of harness.MessagesQuirks, its two
 // broken streams (messages_overloaded_midstream, messages_cut_before_stop:
