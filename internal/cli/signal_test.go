@@ -46,7 +46,9 @@ func (h holdTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func child(t *testing.T, ctx context.Context, mode, tmp string, args ...string) (*exec.Cmd, <-chan string) {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, os.Args[0])
-	cmd.Env = append(os.Environ(), "AGENTVCR_SIGNAL_CHILD="+mode, "AGENTVCR_SIGNAL_ARGS="+strings.Join(args, " "), "TMPDIR="+tmp, "NO_COLOR=1")
+	// CI is cleared: the child records (refused when CI=true), and .ci/run
+	// sets CI=true for the whole run.
+	cmd.Env = append(os.Environ(), "AGENTVCR_SIGNAL_CHILD="+mode, "AGENTVCR_SIGNAL_ARGS="+strings.Join(args, " "), "TMPDIR="+tmp, "NO_COLOR=1", "CI=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
