@@ -62,6 +62,9 @@ var testTools = json.RawMessage(`[
 ]`)
 
 func testAgent(mode string) int {
+	if strings.HasPrefix(mode, "messages_") {
+		return testMessagesAgent(mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(os.Stderr, "test agent: giving up at once")

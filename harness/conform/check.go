@@ -219,6 +219,9 @@ func checkAnswered(c Case, want []Call, r Request, a, n int) (verdict, bool) {
 	if d := cmp.Diff(views(want, withIDs, skip), views(got, withIDs, skip)); d != "" {
 		return verdict{status: Failure, details: fmt.Sprintf("request %d: the assistant message does not re-send the merged calls", n), diff: d}, false
 	}
+	if r.Messages[a].TextAfterCalls {
+		return fail("request %d: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first", n), false
+	}
 	pending := map[string]bool{}
 	for i, call := range got {
 		if call.ID == "" {

@@ -6,8 +6,11 @@
 //
 // Run starts one harness.Server on loopback and runs the agent's command
 // once per case, with OPENAI_BASE_URL set to the case's scenario URL
-// (http://127.0.0.1:PORT/s/<case>/v1), OPENAI_API_KEY to DummyKey and
-// AGENTVCR_CASE (CaseVariable) to the case's id. Each run is bounded by Options.Timeout;
+// (http://127.0.0.1:PORT/s/<case>/v1), ANTHROPIC_BASE_URL to the same URL
+// without /v1, OPENAI_API_KEY and ANTHROPIC_API_KEY to DummyKey and
+// AGENTVCR_CASE (CaseVariable) to the case's id. A request on the other
+// format's path (Format.Path) fails with ErrWrongPath, naming the -api
+// that speaks it. Each run is bounded by Options.Timeout;
 // at the deadline the agent's whole process group is killed. The clean case
 // runs first and alone, the others Options.Parallel at a time.
 //
@@ -39,8 +42,8 @@
 //
 // # Checks (check.go)
 //
-// Checks read requests through a Format (ChatCompletions today), so another
-// wire format plugs in with a reader of its own. On a benign quirk the
+// Checks read requests through a Format (ChatCompletions or
+// AnthropicMessages), so a wire format plugs in with a reader of its own. On a benign quirk the
 // first assistant message of every follow-up request must re-send the
 // merged calls (names, arguments equal as JSON, order; ids equal to the
 // stream's unless the stream dropped them), with non-empty unique ids that
@@ -69,12 +72,25 @@
 // (dotted, * for any key or index) left out. A quirk that changes no reply
 // is SKIPPED.
 //
-// # Another wire format
+// # Wire formats (request.go, request_messages.go, messages.go)
 //
 // A Format reads its requests into Request (tools, messages, calls, call
-// ids); the checks see nothing else. A new format brings a Read, a builder
-// of its clean tool turn (chat completions uses harness.StreamReply) and
-// its own transforms as cases; the runner, checks and reports stay.
+// ids); the checks see nothing else. Each brings a Read, a builder of its
+// clean tool turn and its catalog; the runner, checks and reports stay.
+// ChatCompletions builds with harness.StreamReply and runs Cases.
+// AnthropicMessages (-api messages) reads tools as name and input_schema,
+// an assistant message's tool_use blocks as its calls (input as JSON text),
+// and a user message as its blocks in order: a tool message per
+// tool_result, a user message per run of text, so text before the
+// tool_result blocks fails like a chat message before the tool messages,
+// and an assistant message with text after a tool_use block fails
+// (Message.TextAfterCalls).
+// It builds with harness.StreamMessagesReply and runs MessagesCases: the
+// clean turn, every benign quirk of harness.MessagesQuirks, its two
+// broken streams (messages_overloaded_midstream, messages_cut_before_stop:
+// ExpectBroken, tool turn only) and the faults, whose stall and reset cut
+// inside the second tool_use block. Its streams are served as
+// text/event-stream.
 //
 // # The catalog as data (catalog.go)
 //

@@ -42,6 +42,9 @@ type Message struct {
 	CallID string
 	// Reasoning is an assistant message's reasoning_content as sent.
 	Reasoning string
+	// TextAfterCalls: the assistant message has text after a call (Messages:
+	// a text block after a tool_use block, which the API answers with 400).
+	TextAfterCalls bool
 }
 
 // A Call is one tool call: Arguments is the JSON text as sent, Extra its
@@ -65,15 +68,39 @@ func (r Request) assistants() int {
 }
 
 // A Format is one wire format conform speaks: how to read one of its
-// requests. Chat completions is the only one today.
+// requests, the path its requests are posted to, how the probe builds its
+// turns in it and the cases it runs.
 type Format struct {
 	Name string
 	// Read reads one request body.
 	Read func(body []byte) (Request, error)
+	// Path ends the path of its requests.
+	Path string
+	// build is the probe's conversation from the agent's first request.
+	build func(first Request, specs []CallSpec) (*conversation, error)
+	// cases is the format's catalog.
+	cases func() []Case
 }
 
+// Cases returns the format's catalog in report order (ChatCompletions:
+// Cases; AnthropicMessages: MessagesCases).
+func (f Format) Cases() []Case { return f.cases() }
+
 // ChatCompletions is OpenAI's chat-completions format.
-var ChatCompletions = Format{Name: "chat", Read: readChat}
+var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", build: probeConversation, cases: Cases}
+
+// ErrUnknownFormat is returned by FormatByName for a name it does not know.
+var ErrUnknownFormat = errors.New("unknown wire format")
+
+// FormatByName returns the format named chat or messages.
+func FormatByName(name string) (Format, error) {
+	for _, f := range []Format{ChatCompletions, AnthropicMessages} {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("%w %q: want chat or messages", ErrUnknownFormat, name)
+}
 
 // chatWire is the part of a chat-completions request conform reads.
 type chatWire struct {

@@ -3,6 +3,7 @@ package conform
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -12,8 +13,12 @@ import (
 	"github.com/agentvcr/agentvcr/harness"
 )
 
-// DummyKey is the OPENAI_API_KEY every case gets.
+// DummyKey is the OPENAI_API_KEY and ANTHROPIC_API_KEY every case gets.
 const DummyKey = "sk-agentvcr-conform-dummy"
+
+// ErrWrongPath marks a request posted to another format's path than the
+// run's (-api): a chat agent run with -api messages, or the reverse.
+var ErrWrongPath = errors.New("request on another format's path")
 
 // CaseVariable names the environment variable that tells the agent which
 // case it runs.
@@ -44,8 +49,11 @@ type Options struct {
 // (ErrNoReadOnlyTool, ErrUnknownCall) and runs nothing else; in recorded
 // mode the replay's requests are what the other cases must send.
 func Run(ctx context.Context, opt Options) ([]Result, error) {
+	if opt.Format.Read == nil {
+		opt.Format = ChatCompletions
+	}
 	if opt.Cases == nil {
-		opt.Cases = Cases()
+		opt.Cases = opt.Format.Cases()
 		if opt.Recording != nil {
 			opt.Cases = RecordedCases()
 		}
@@ -55,9 +63,6 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
-	}
-	if opt.Format.Read == nil {
-		opt.Format = ChatCompletions
 	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
@@ -92,7 +97,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	rest := make([]int, 0, len(opt.Cases))
 	for i, c := range opt.Cases {
-		if i > 0 || (c.ID != "clean" && c.ID != "replay") {
+		if i > 0 || (c.ID != "clean" && c.ID != "messages_clean" && c.ID != "replay") {
 			rest = append(rest, i)
 			continue
 		}
@@ -155,6 +160,19 @@ func (st *caseState) probeError() error {
 func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if !strings.HasSuffix(sr.Path, st.format.Path) {
+		hint := ""
+		for _, f := range []Format{ChatCompletions, AnthropicMessages} {
+			if strings.HasSuffix(sr.Path, f.Path) {
+				hint = fmt.Sprintf(" (-api %s speaks that format)", f.Name)
+			}
+		}
+		err := fmt.Errorf("%w: conform runs -api %s, which posts to .../v1%s, and the agent posted to %s%s",
+			ErrWrongPath, st.format.Name, strings.TrimPrefix(st.format.Path, "/v1"), sr.Path, hint)
+		st.reqs = append(st.reqs, received{err: err, at: time.Since(st.start)})
+		st.bodies = append(st.bodies, sr.Body)
+		return errorReply(http.StatusNotFound, "conform: "+err.Error()), nil
+	}
 	req, err := st.format.Read(sr.Body)
 	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
 	st.bodies = append(st.bodies, sr.Body)
@@ -162,7 +180,7 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
 	}
 	if st.conv == nil && st.probeErr == nil { // probe mode: built from the first request
-		st.conv, st.probeErr = probeConversation(req, st.calls)
+		st.conv, st.probeErr = st.format.build(req, st.calls)
 	}
 	if st.probeErr != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
@@ -185,16 +203,28 @@ func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
 	case Fault500:
 		return errorReply(http.StatusInternalServerError, "conform fault: the server failed"), nil
 	case FaultStall, FaultReset:
-		n, err := cutPoint(harness.ParseSSE(ans.Body))
+		cut := cutPoint
+		if st.format.Name == AnthropicMessages.Name {
+			cut = messagesCutPoint
+		}
+		n, err := cut(harness.ParseSSE(ans.Body))
 		if err != nil {
 			n = harness.DefaultFaultAfter
 		}
-		return harness.ServeReply{Body: ans.Body, Fault: harness.Fault{Kind: ans.Fault, After: n}}, nil
+		return harness.ServeReply{Body: ans.Body, Header: sseHeader(), Fault: harness.Fault{Kind: ans.Fault, After: n}}, nil
 	}
 	if ans.Status != 0 {
 		return errorReply(ans.Status, ans.Error), nil
 	}
-	return harness.ServeReply{Body: ans.Body}, nil
+	return harness.ServeReply{Body: ans.Body, Header: sseHeader()}, nil
+}
+
+// sseHeader says the reply is a stream: the server cannot tell from a
+// Messages body, which starts with "event:".
+func sseHeader() http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "text/event-stream")
+	return h
 }
 
 // errorReply is an OpenAI-shaped error body with its status.
@@ -212,7 +242,8 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.mu.Lock()
 	st.start = time.Now()
 	st.mu.Unlock()
-	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey, CaseVariable + "=" + st.c.ID}
+	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey,
+		"ANTHROPIC_BASE_URL=" + strings.TrimSuffix(url, "/v1"), "ANTHROPIC_API_KEY=" + DummyKey, CaseVariable + "=" + st.c.ID}
 	p := runAgent(ctx, opt.Command, extra, opt.Timeout)
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -20,6 +20,9 @@ Runs COMMAND (your agent) once per case of the quirk catalog, each with
 OPENAI_BASE_URL set to the case's own URL on a loopback server,
 OPENAI_API_KEY to a dummy key and AGENTVCR_CASE to the case's id, and
 checks the request the agent sends after each broken stream shape.
+ANTHROPIC_BASE_URL (the same URL without /v1) and ANTHROPIC_API_KEY are
+set too: -api messages probes an agent that speaks Anthropic Messages with
+the Messages catalog.
 
 The probe reads the tools of the agent's first request and answers with one
 turn calling two of them in parallel (by default only tools whose names say
@@ -42,7 +45,7 @@ flags:
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
 	calls, cases, ignore          listFlag
-	cassette                      string
+	cassette, api                 string
 	parallel                      int
 	timeout                       time.Duration
 	jsonOut, junitOut, out, basel string
@@ -68,6 +71,7 @@ func cmdConform(env Env, args []string) int {
 	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
+	fs.StringVar(&f.api, "api", "chat", "the agent's wire format: `chat` (POST .../v1/chat/completions) or messages (Anthropic, POST .../v1/messages); messages runs the Messages catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -75,13 +79,26 @@ func cmdConform(env Env, args []string) int {
 		}
 		return 2
 	}
-	all := conform.Cases()
+	format, err := conform.FormatByName(f.api)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr conform: -api: %v\n", err)
+		return 2
+	}
+	all := format.Cases()
 	if f.cassette != "" {
+		if format.Name != conform.ChatCompletions.Name {
+			fmt.Fprintf(env.Stderr, "agentvcr conform: -cassette replays chat-completions recordings only; drop -api %s\n", f.api)
+			return 2
+		}
 		all = conform.RecordedCases()
 	}
 	if f.list {
+		width := 18
 		for _, c := range all {
-			fmt.Fprintf(env.Stdout, "%-18s %-7s %s\n", c.ID, c.Tier, c.Doc)
+			width = max(width, len(c.ID))
+		}
+		for _, c := range all {
+			fmt.Fprintf(env.Stdout, "%-*s %-7s %s\n", width, c.ID, c.Tier, c.Doc)
 		}
 		return 0
 	}
@@ -133,7 +150,7 @@ func cmdConform(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir}
-	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec})
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec, Format: format})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2

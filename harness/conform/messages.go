@@ -1,0 +1,98 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// MessagesCases returns the Anthropic Messages catalog in report order: the
+// clean turn, every benign quirk of harness.MessagesQuirks, its broken
+// streams (an overloaded_error in the middle of a call, a cut before
+// message_stop; on the tool turn only, on every attempt), then the faults.
+func MessagesCases() []Case {
+	cases := []Case{{ID: "messages_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as Anthropic streams it"}}
+	for _, q := range harness.MessagesQuirks() {
+		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
+		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
+			c.Source = m[1]
+		}
+		if !q.Benign {
+			c.Expect, c.ToolTurnOnly = ExpectBroken, true
+		}
+		cases = append(cases, c)
+	}
+	for _, c := range Cases() {
+		if c.Tier == TierFault {
+			c.ID = "messages_" + c.ID
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
+// probeMessagesConversation is probeConversation in the Messages format:
+// the same text and calls as a Messages stream, then the conclusion.
+func probeMessagesConversation(first Request, specs []CallSpec) (*conversation, error) {
+	calls, err := ProbeCalls(first.Tools, specs)
+	if err != nil {
+		return nil, err
+	}
+	reply := harness.Reply{Text: probeText}
+	for _, c := range calls {
+		reply.Calls = append(reply.Calls, harness.ScriptCall{Name: c.Name, Arguments: c.Arguments})
+	}
+	model := first.Model
+	if model == "" {
+		model = "conform"
+	}
+	tool := []byte(strings.Join(harness.StreamMessagesReply(model, probeScript, 0, reply), ""))
+	end := []byte(strings.Join(harness.StreamMessagesReply(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
+	turn, err := agent.MergeMessagesStream(bytes.NewReader(tool))
+	if err != nil {
+		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
+	}
+	conv := &conversation{turns: [][]byte{tool, end}, clamp: true}
+	for _, c := range turn.ToolCalls {
+		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	return conv, nil
+}
+
+// messagesCutPoint is cutPoint for a Messages stream: how many events to
+// keep so that the stream breaks inside its second tool_use block (its only
+// one when it has one), after that block's first non-empty partial_json.
+func messagesCutPoint(events []harness.SSEEvent) (int, error) {
+	type event struct {
+		Type         string `json:"type"`
+		Index        int    `json:"index"`
+		ContentBlock struct {
+			Type string `json:"type"`
+		} `json:"content_block"`
+		Delta struct {
+			PartialJSON string `json:"partial_json"`
+		} `json:"delta"`
+	}
+	parsed := make([]event, len(events))
+	var uses []int
+	for i, ev := range events {
+		if ev.HasData && json.Unmarshal([]byte(ev.Data), &parsed[i]) == nil &&
+			parsed[i].Type == "content_block_start" && parsed[i].ContentBlock.Type == "tool_use" {
+			uses = append(uses, parsed[i].Index)
+		}
+	}
+	if len(uses) == 0 {
+		return 0, fmt.Errorf("no tool_use block to break the stream in: %w", harness.ErrQuirkNotApplicable)
+	}
+	target := uses[min(1, len(uses)-1)]
+	for i, p := range parsed {
+		if p.Type == "content_block_delta" && p.Index == target && p.Delta.PartialJSON != "" {
+			return i + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("no input_json_delta to break the stream in: %w", harness.ErrQuirkNotApplicable)
+}

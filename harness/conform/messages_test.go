@@ -1,0 +1,174 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
+	// reachesResults are the cases whose conversation reaches the tool
+	// results with the test agents: every benign quirk, and the 429 they wait
+	// out (they give up on a 500, a stall and a reset).
+	var reachesResults []string
+	for _, c := range MessagesCases() {
+		if c.Expect == ExpectSame || c.Fault == Fault429 {
+			reachesResults = append(reachesResults, c.ID)
+		}
+	}
+	if len(reachesResults) != 18 {
+		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks and the 429: %v", len(reachesResults), reachesResults)
+	}
+	tests := []struct {
+		reason string
+		mode   string
+		want   map[Status][]string
+		clean  string // messages_clean's details, when given
+	}{
+		{reason: "a correct Messages agent that waits out a 429 passes every case",
+			mode: msgAgentGood, want: map[Status][]string{}},
+		{reason: "a text block before the tool_result blocks of the next user message: every case whose turn reaches the tool results",
+			mode: msgAgentTextFirst, want: map[Status][]string{Failure: reachesResults},
+			clean: `request 2: call "toolu_5a835e4c99b1f67100000000" (read_file) has no tool message before message 3 (user)`},
+		{reason: "each tool_use input re-sent as a JSON string instead of an object: every case whose turn reaches the tool results",
+			mode: msgAgentStringArgs, want: map[Status][]string{Failure: reachesResults}},
+		{reason: "the text block re-sent after the tool_use blocks: every case whose turn reaches the tool results",
+			mode: msgAgentTextLast, want: map[Status][]string{Failure: reachesResults},
+			clean: "request 2: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first"},
+		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls), and an input only in content_block_start lost",
+			mode: msgAgentPositional, want: map[Status][]string{
+				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
+			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: AnthropicMessages,
+				Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, statuses(results)); diff != "" {
+				t.Errorf("%s\nstatuses (-want +got):\n%s\n%s", tt.reason, diff, table(results))
+			}
+			if tt.clean != "" && results[0].Details != tt.clean {
+				t.Errorf("%s: messages_clean details %q\nwant %q", tt.reason, results[0].Details, tt.clean)
+			}
+		})
+	}
+}
+
+func TestReadMessages(t *testing.T) {
+	tests := []struct {
+		reason string
+		body   string
+		want   []Message
+	}{
+		{reason: "string content is one message; system is not a message",
+			body: `{"system":"s","messages":[{"role":"user","content":"hi"}]}`,
+			want: []Message{{Role: "user", Text: "hi"}}},
+		{reason: "tool_use blocks are the assistant's calls, their input as JSON text; text and thinking join",
+			body: `{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"hm","signature":"x"},{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{"pattern":"p"}},{"type":"text","text":"b"}]}]}`,
+			want: []Message{{Role: "assistant", Text: "ab", Reasoning: "hm", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{"pattern":"p"}`}}, TextAfterCalls: true}}},
+		{reason: "text before the calls is not text after them",
+			body: `{"messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{}}]}]}`,
+			want: []Message{{Role: "assistant", Text: "a", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{}`}}}}},
+		{reason: "a user message is its blocks in order: one tool message per tool_result, one user message per run of text",
+			body: `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t2"}]}]}`,
+			want: []Message{{Role: "tool", CallID: "t1"}, {Role: "user", Text: "ab"}, {Role: "tool", CallID: "t2"}}},
+		{reason: "text before the tool_result blocks comes first",
+			body: `{"messages":[{"role":"user","content":[{"type":"text","text":"here"},{"type":"tool_result","tool_use_id":"t1"}]}]}`,
+			want: []Message{{Role: "user", Text: "here"}, {Role: "tool", CallID: "t1"}}},
+	}
+	for _, tt := range tests {
+		r, err := AnthropicMessages.Read([]byte(tt.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		if diff := cmp.Diff(tt.want, r.Messages); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+	for _, bad := range []string{`{"messages":[{"role":"user","content":7}]}`, `{"model":"m"}`, `[`} {
+		if _, err := AnthropicMessages.Read([]byte(bad)); !errors.Is(err, ErrNotARequest) {
+			t.Errorf("%s: got %v, want ErrNotARequest", bad, err)
+		}
+	}
+}
+
+func TestReadMessagesTools(t *testing.T) {
+	r, err := AnthropicMessages.Read([]byte(`{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range r.Tools {
+		names = append(names, tool.Name+" "+string(tool.Schema)[:15])
+	}
+	want := []string{`write_file {"type":"object`, `read_file {"type":"object`, `grep {"type":"object`}
+	if diff := cmp.Diff(want, names); diff != "" || r.Model != "m" || !r.Streams {
+		t.Errorf("tools (-want +got):\n%s\nmodel %q, stream %v", diff, r.Model, r.Streams)
+	}
+}
+
+// A chat agent run with -api messages (and a Messages agent with -api chat)
+// fails its case with a message naming the path it posted to and the -api
+// that speaks it.
+func TestWrongFormat(t *testing.T) {
+	tests := []struct {
+		reason string
+		mode   string
+		format Format
+		want   string
+	}{
+		{reason: "a chat agent under -api messages", mode: agentGood, format: AnthropicMessages,
+			want: "request 1: request on another format's path: conform runs -api messages, which posts to .../v1/messages, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
+		{reason: "a Messages agent under -api chat", mode: msgAgentGood, format: ChatCompletions,
+			want: "request 1: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)"},
+	}
+	for _, tt := range tests {
+		first := tt.format.Cases()[:1]
+		results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: tt.format, Cases: first, Timeout: slow * 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(results[0].Status) + ": " + results[0].Details
+		if diff := cmp.Diff("FAILURE: "+tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+}
+
+// A stall or reset on a Messages stream breaks it inside the second call,
+// after its first non-empty partial_json, as on a chat stream.
+func TestMessagesCutPoint(t *testing.T) {
+	first, err := AnthropicMessages.Read([]byte(`{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := probeMessagesConversation(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := harness.ParseSSE(conv.turns[0])
+	n, err := messagesCutPoint(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := events[n-1].Data
+	if !strings.Contains(last, `"type":"content_block_delta","index":2,`) || strings.Contains(last, `"partial_json":""`) {
+		t.Errorf("the cut keeps %d of %d events, the last %s; want the first non-empty piece of block 2 (the second call)", n, len(events), last)
+	}
+	if _, err := agent.MergeMessagesStream(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
+		t.Errorf("the cut stream merges with %v, want ErrTruncatedStream", err)
+	}
+	if _, err := messagesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+		t.Errorf("the conclusion has no call: got %v, want ErrQuirkNotApplicable", err)
+	}
+}
