@@ -39,8 +39,9 @@ type RecordingProxy struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu       sync.Mutex
+	mu       sync.Mutex // serialises log lines
 	recorded atomic.Int64
+	order    exchangeOrder
 }
 
 // NewRecordingProxy opens path (".yaml" is added when missing) for
@@ -93,7 +94,13 @@ func (p *RecordingProxy) target(r *http.Request) string {
 }
 
 // ServeHTTP forwards one request and tees its answer.
+// Exchanges are recorded in the order their requests arrived, not the
+// order their answers ended: an agent that sends its next request as soon
+// as it reads [DONE] may otherwise see that request recorded first.
 func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	slot := p.order.take()
+	var rec *http.Request // the exchange to record; nil when there is none
+	defer func() { p.order.done(slot, rec, p.commit) }()
 	body, err := readBody(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "agentvcr record: cannot read the request body: "+err.Error())
@@ -156,15 +163,20 @@ func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	captured := &http.Response{Status: resp.Status, StatusCode: resp.StatusCode, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
 		Header: resp.Header.Clone(), Body: io.NopCloser(bytes.NewReader(got.Bytes())), ContentLength: int64(got.Len())}
-	rec, err := http.NewRequestWithContext(context.WithValue(context.Background(), capturedKey{}, captured), r.Method, target, bytes.NewReader(body))
+	next, err := http.NewRequestWithContext(context.WithValue(context.Background(), capturedKey{}, captured), r.Method, target, bytes.NewReader(body))
 	if err != nil {
 		p.logf("agentvcr record: %s %s: %v (not recorded)", r.Method, target, err)
 		return
 	}
-	rec.Header = out.Header
+	next.Header = out.Header
+	rec = next
+}
+
+// commit records one exchange; exchangeOrder calls it in arrival order.
+func (p *RecordingProxy) commit(rec *http.Request) {
 	saved, err := cassetteTransport{p.cassette}.RoundTrip(rec)
 	if err != nil {
-		p.logf("agentvcr record: %s %s: %v (not recorded)", r.Method, target, err)
+		p.logf("agentvcr record: %s %s: %v (not recorded)", rec.Method, rec.URL, err)
 		return
 	}
 	saved.Body.Close()

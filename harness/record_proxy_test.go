@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,88 @@ func TestRecordingProxyNothingRecorded(t *testing.T) {
 		if _, err := NewRecordingProxy(bad, path, nil, nil); err == nil || err.Error() != `upstream "`+bad+`" is not an http(s) base URL such as https://api.openai.com/v1` {
 			t.Errorf("NewRecordingProxy(%q): %v", bad, err)
 		}
+	}
+}
+
+// An agent sends its next request as soon as it reads [DONE], while the
+// upstream may still be closing the previous answer: the recording keeps
+// the order in which the requests arrived.
+func TestRecordingProxyRecordsInArrivalOrder(t *testing.T) {
+	done := "data: [DONE]\n\n"
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, done)
+		w.(http.Flusher).Flush()
+		if strings.Contains(string(body), `"first"`) {
+			<-release // the first answer ends only after the second one did
+		}
+	}))
+	defer upstream.Close()
+	path := filepath.Join(t.TempDir(), "rec.yaml")
+	p, base, stop := proxyOn(t, upstream.URL+"/v1", path)
+
+	resp, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"first"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || line != "data: [DONE]\n" {
+		t.Fatalf("first answer: %q, %v", line, err)
+	}
+	second, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"second"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, second.Body)
+	second.Body.Close()
+	if n := p.Recorded(); n != 0 {
+		t.Errorf("recorded %d before the first answer ended, want 0 (the second waits for the first)", n)
+	}
+	close(release)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	stop()
+	if err := p.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	c := cassette.New("")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, c); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, in := range c.Interactions {
+		order = append(order, in.Request.Body)
+	}
+	if want := []string{`{"model":"first"}`, `{"model":"second"}`}; !slices.Equal(order, want) {
+		t.Errorf("recorded %q, want %q", order, want)
+	}
+}
+
+func TestExchangeOrderCommitsInSlotOrder(t *testing.T) {
+	var o exchangeOrder
+	var got []string
+	commit := func(r *http.Request) { got = append(got, r.URL.Path) }
+	req := func(path string) *http.Request { return httptest.NewRequest("POST", path, nil) }
+	a, b, c, d := o.take(), o.take(), o.take(), o.take()
+	o.done(c, req("/c"), commit)
+	o.done(b, nil, commit) // b had nothing to record
+	if len(got) != 0 {
+		t.Fatalf("committed %q while slot a is open", got)
+	}
+	o.done(a, req("/a"), commit)
+	if want := []string{"/a", "/c"}; !slices.Equal(got, want) {
+		t.Fatalf("committed %q, want %q", got, want)
+	}
+	o.done(d, req("/d"), commit)
+	if want := []string{"/a", "/c", "/d"}; !slices.Equal(got, want) {
+		t.Errorf("committed %q, want %q", got, want)
+	}
+	if len(o.pending) != 0 || len(o.ended) != 0 || o.next != 4 {
+		t.Errorf("left pending %d, ended %d, next %d", len(o.pending), len(o.ended), o.next)
 	}
 }
