@@ -43,7 +43,9 @@ func grepTool(lang Lang) Tool {
 // grepper runs one search. onOpen, when set, sees every file opened (tests
 // use it to prove the search stops at the hit limit); it is called from the
 // workers, workers of them at a time. workers is how many files are searched
-// at once (0 means one per CPU, at least 2).
+// at once (0 means two per CPU, at least 4: a worker waiting on a read
+// leaves its CPU to another, which measured 0.21 s against 0.24 s with one
+// per CPU on Go's source tree, on 2 CPUs; four per CPU was no faster).
 type grepper struct {
 	onOpen  func(rel string)
 	workers int
@@ -86,7 +88,7 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 	defer root.Close()
 
 	if g.workers == 0 {
-		g.workers = max(2, runtime.GOMAXPROCS(0))
+		g.workers = max(4, 2*runtime.GOMAXPROCS(0))
 	}
 	c := g.searchAll(ctx, root, filter, func() *searcher { return newSearcher(re, lits, g.onOpen) })
 	if c.err != nil {
