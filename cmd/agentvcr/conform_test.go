@@ -161,47 +161,68 @@ func TestConformOwnAgentWholeCatalog(t *testing.T) {
 	}
 }
 
-// Conform -api messages of agentvcr's own agent run with -api messages
-// (it reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), over the whole
-// Messages catalog with an empty baseline: every case passes.
-func TestConformOwnAgentMessagesCatalog(t *testing.T) {
-	dir := t.TempDir()
-	baseline, report := filepath.Join(dir, "baseline"), filepath.Join(dir, "report.json")
-	if err := os.WriteFile(baseline, nil, 0o644); err != nil {
-		t.Fatal(err)
+// Conform -api messages and -api responses of agentvcr's own agent run
+// with the same -api (it reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for
+// Messages), each over its whole catalog with an empty baseline: every case
+// passes.
+func TestConformOwnAgentOtherFormats(t *testing.T) {
+	tests := []struct {
+		api, summary string
+		details      map[string]string // some cases' details
+	}{
+		{"messages", "23 cases: 23 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+			"messages_clean":                "2 calls re-sent and answered; exit 0",
+			"messages_index_from_1":         "2 calls re-sent and answered; exit 0",
+			"messages_text_after_tool_use":  "2 calls re-sent and answered; exit 0",
+			"messages_overloaded_midstream": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Overloaded (type overloaded_error) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
+			"messages_cut_before_stop":      "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a stop_reason or message_stop)",
+			"messages_fault_429":            "retried and finished (3 requests)",
+			"messages_fault_500":            "retried and finished (3 requests)",
+			"messages_fault_stall":          "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
+		}},
+		{"responses", "25 cases: 25 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+			"responses_clean":           "2 calls re-sent and answered; exit 0",
+			"responses_ids_rotate":      "2 calls re-sent and answered; exit 0",
+			"responses_completed_empty": "2 calls re-sent and answered; exit 0",
+			"responses_bad_args":        "2 calls re-sent and answered; exit 0",
+			"responses_truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended before response.completed)",
+			"responses_second_response": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: a second response in one stream: resp_conform_1_again after resp_conform_1 (event 33))",
+			"responses_fault_429":       "retried and finished (3 requests)",
+			"responses_fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"responses_fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
+		}},
 	}
-	code, stdout, stderr := conform(append([]string{"-api", "messages", "-baseline", baseline, "-json", report, "-timeout", "20s"},
-		ownAgent(t, "-api", "messages", "-idle-timeout", "2s")...)...)
-	if code != 0 || stderr != "" {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	if want := "23 cases: 23 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
-		t.Errorf("want %q in\n%s", want, stdout)
-	}
-	var checks []struct{ ID, Details string }
-	data, _ := os.ReadFile(report)
-	if err := json.Unmarshal(data, &checks); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, c := range checks {
-		got[c.ID] = c.Details
-	}
-	want := map[string]string{
-		"messages_clean":                "2 calls re-sent and answered; exit 0",
-		"messages_index_from_1":         "2 calls re-sent and answered; exit 0",
-		"messages_text_after_tool_use":  "2 calls re-sent and answered; exit 0",
-		"messages_overloaded_midstream": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Overloaded (type overloaded_error) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
-		"messages_cut_before_stop":      "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a stop_reason or message_stop)",
-		"messages_fault_429":            "retried and finished (3 requests)",
-		"messages_fault_500":            "retried and finished (3 requests)",
-		"messages_fault_stall":          "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
-		"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
-	}
-	for id, w := range want {
-		if got[id] != w {
-			t.Errorf("%s: details %q\nwant %q", id, got[id], w)
-		}
+	for _, tt := range tests {
+		t.Run(tt.api, func(t *testing.T) {
+			dir := t.TempDir()
+			baseline, report := filepath.Join(dir, "baseline"), filepath.Join(dir, "report.json")
+			if err := os.WriteFile(baseline, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-baseline", baseline, "-json", report, "-timeout", "20s"},
+				ownAgent(t, "-api", tt.api, "-idle-timeout", "2s")...)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			if !strings.Contains(stdout, tt.summary) {
+				t.Errorf("want %q in\n%s", tt.summary, stdout)
+			}
+			var checks []struct{ ID, Details string }
+			data, _ := os.ReadFile(report)
+			if err := json.Unmarshal(data, &checks); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, c := range checks {
+				got[c.ID] = c.Details
+			}
+			for id, w := range tt.details {
+				if got[id] != w {
+					t.Errorf("%s: details %q\nwant %q", id, got[id], w)
+				}
+			}
+		})
 	}
 }
 

@@ -65,6 +65,9 @@ func testAgent(mode string) int {
 	if strings.HasPrefix(mode, "messages_") {
 		return testMessagesAgent(mode)
 	}
+	if strings.HasPrefix(mode, "responses_") {
+		return testResponsesAgent(mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(os.Stderr, "test agent: giving up at once")

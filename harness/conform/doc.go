@@ -42,8 +42,8 @@
 //
 // # Checks (check.go)
 //
-// Checks read requests through a Format (ChatCompletions or
-// AnthropicMessages), so a wire format plugs in with a reader of its own. On a benign quirk the
+// Checks read requests through a Format (ChatCompletions,
+// AnthropicMessages or OpenAIResponses), so a wire format plugs in with a reader of its own. On a benign quirk the
 // first assistant message of every follow-up request must re-send the
 // merged calls (names, arguments equal as JSON, order; ids equal to the
 // stream's unless the stream dropped them), with non-empty unique ids that
@@ -72,7 +72,7 @@
 // (dotted, * for any key or index) left out. A quirk that changes no reply
 // is SKIPPED.
 //
-// # Wire formats (request.go, request_messages.go, messages.go)
+// # Wire formats (request*.go, messages.go, responses.go)
 //
 // A Format reads its requests into Request (tools, messages, calls, call
 // ids); the checks see nothing else. Each brings a Read, a builder of its
@@ -91,6 +91,17 @@
 // ExpectBroken, tool turn only) and the faults, whose stall and reset cut
 // inside the second tool_use block. Its streams are served as
 // text/event-stream.
+// OpenAIResponses (-api responses) reads tools of type function (name and
+// parameters), instructions as the system message, and the input items in
+// order: a run of function_call items, with the assistant message item
+// right before them, is one assistant message whose calls carry the
+// call_id; a function_call_output is a tool message answering its call_id;
+// reasoning and built-in tool items are left out. It builds with
+// harness.StreamResponsesReply and runs ResponsesCases: the clean turn,
+// every Responses quirk of harness.Quirks (responses_bad_args as
+// ExpectBadArgs; truncated, failed, incomplete, error_event and
+// second_response as ExpectBroken, tool turn only) and the faults, whose
+// stall and reset cut inside the second function_call item.
 //
 // # The catalog as data (catalog.go)
 //

@@ -1,10 +1,8 @@
 package conform
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
@@ -35,33 +33,8 @@ func MessagesCases() []Case {
 	return cases
 }
 
-// probeMessagesConversation is probeConversation in the Messages format:
-// the same text and calls as a Messages stream, then the conclusion.
-func probeMessagesConversation(first Request, specs []CallSpec) (*conversation, error) {
-	calls, err := ProbeCalls(first.Tools, specs)
-	if err != nil {
-		return nil, err
-	}
-	reply := harness.Reply{Text: probeText}
-	for _, c := range calls {
-		reply.Calls = append(reply.Calls, harness.ScriptCall{Name: c.Name, Arguments: c.Arguments})
-	}
-	model := first.Model
-	if model == "" {
-		model = "conform"
-	}
-	tool := []byte(strings.Join(harness.StreamMessagesReply(model, probeScript, 0, reply), ""))
-	end := []byte(strings.Join(harness.StreamMessagesReply(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
-	turn, err := agent.MergeMessagesStream(bytes.NewReader(tool))
-	if err != nil {
-		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
-	}
-	conv := &conversation{turns: [][]byte{tool, end}, clamp: true}
-	for _, c := range turn.ToolCalls {
-		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
-	}
-	return conv, nil
-}
+// probeMessagesConversation is probeConversation in the Messages format.
+var probeMessagesConversation = probeIn(harness.StreamMessagesReply, agent.MergeMessagesStream)
 
 // messagesCutPoint is cutPoint for a Messages stream: how many events to
 // keep so that the stream breaks inside its second tool_use block (its only

@@ -131,6 +131,10 @@ func TestWrongFormat(t *testing.T) {
 			want: "request 1: request on another format's path: conform runs -api messages, which posts to .../v1/messages, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 		{reason: "a Messages agent under -api chat", mode: msgAgentGood, format: ChatCompletions,
 			want: "request 1: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)"},
+		{reason: "a Responses agent under -api chat", mode: respAgentGood, format: ChatCompletions,
+			want: "request 1: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/responses (-api responses speaks that format)"},
+		{reason: "a chat agent under -api responses", mode: agentGood, format: OpenAIResponses,
+			want: "request 1: request on another format's path: conform runs -api responses, which posts to .../v1/responses, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 	}
 	for _, tt := range tests {
 		first := tt.format.Cases()[:1]

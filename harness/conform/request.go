@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/agentvcr/agentvcr/harness"
 )
 
 // ErrNotARequest marks a request body conform cannot read in the case's wire
@@ -80,10 +82,13 @@ type Format struct {
 	build func(first Request, specs []CallSpec) (*conversation, error)
 	// cases is the format's catalog.
 	cases func() []Case
+	// cut is how many events of a stream a stall or a reset lets through:
+	// up to inside its second call (cutPoint when nil).
+	cut func([]harness.SSEEvent) (int, error)
 }
 
 // Cases returns the format's catalog in report order (ChatCompletions:
-// Cases; AnthropicMessages: MessagesCases).
+// Cases; AnthropicMessages: MessagesCases; OpenAIResponses: ResponsesCases).
 func (f Format) Cases() []Case { return f.cases() }
 
 // ChatCompletions is OpenAI's chat-completions format.
@@ -92,14 +97,17 @@ var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completi
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")
 
-// FormatByName returns the format named chat or messages.
+// Formats returns every format conform speaks.
+func Formats() []Format { return []Format{ChatCompletions, AnthropicMessages, OpenAIResponses} }
+
+// FormatByName returns the format named chat, messages or responses.
 func FormatByName(name string) (Format, error) {
-	for _, f := range []Format{ChatCompletions, AnthropicMessages} {
+	for _, f := range Formats() {
 		if f.Name == name {
 			return f, nil
 		}
 	}
-	return Format{}, fmt.Errorf("%w %q: want chat or messages", ErrUnknownFormat, name)
+	return Format{}, fmt.Errorf("%w %q: want chat, messages or responses", ErrUnknownFormat, name)
 }
 
 // chatWire is the part of a chat-completions request conform reads.

@@ -97,7 +97,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	rest := make([]int, 0, len(opt.Cases))
 	for i, c := range opt.Cases {
-		if i > 0 || (c.ID != "clean" && c.ID != "messages_clean" && c.ID != "replay") {
+		if i > 0 || (c.ID != "clean" && !strings.HasSuffix(c.ID, "_clean") && c.ID != "replay") {
 			rest = append(rest, i)
 			continue
 		}
@@ -162,7 +162,7 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 	defer st.mu.Unlock()
 	if !strings.HasSuffix(sr.Path, st.format.Path) {
 		hint := ""
-		for _, f := range []Format{ChatCompletions, AnthropicMessages} {
+		for _, f := range Formats() {
 			if strings.HasSuffix(sr.Path, f.Path) {
 				hint = fmt.Sprintf(" (-api %s speaks that format)", f.Name)
 			}
@@ -203,9 +203,9 @@ func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
 	case Fault500:
 		return errorReply(http.StatusInternalServerError, "conform fault: the server failed"), nil
 	case FaultStall, FaultReset:
-		cut := cutPoint
-		if st.format.Name == AnthropicMessages.Name {
-			cut = messagesCutPoint
+		cut := st.format.cut
+		if cut == nil {
+			cut = cutPoint
 		}
 		n, err := cut(harness.ParseSSE(ans.Body))
 		if err != nil {

@@ -22,7 +22,8 @@ OPENAI_API_KEY to a dummy key and AGENTVCR_CASE to the case's id, and
 checks the request the agent sends after each broken stream shape.
 ANTHROPIC_BASE_URL (the same URL without /v1) and ANTHROPIC_API_KEY are
 set too: -api messages probes an agent that speaks Anthropic Messages with
-the Messages catalog.
+the Messages catalog, -api responses one that speaks the OpenAI Responses
+API (POST .../v1/responses) with the Responses catalog.
 
 The probe reads the tools of the agent's first request and answers with one
 turn calling two of them in parallel (by default only tools whose names say
@@ -71,7 +72,7 @@ func cmdConform(env Env, args []string) int {
 	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
-	fs.StringVar(&f.api, "api", "chat", "the agent's wire format: `chat` (POST .../v1/chat/completions) or messages (Anthropic, POST .../v1/messages); messages runs the Messages catalog")
+	fs.StringVar(&f.api, "api", "chat", "the agent's wire format: `chat` (POST .../v1/chat/completions), messages (Anthropic, POST .../v1/messages) or responses (OpenAI Responses, POST .../v1/responses); each runs its own catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

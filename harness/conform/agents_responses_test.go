@@ -1,0 +1,194 @@
+package conform
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentvcr/agentvcr/agent"
+)
+
+// The purpose-built Responses agents: they post to OPENAI_BASE_URL +
+// /responses, offer read_file, grep and write_file as Responses tools and
+// send each turn back as function_call items followed by one
+// function_call_output per call.
+const (
+	respAgentGood      = "responses_good"      // merges with agent.MergeResponsesStream; waits out a 429
+	respAgentByItemID  = "responses_byitemid"  // finds items by the item_id of output_item.added only; arguments from the deltas only
+	respAgentCompleted = "responses_completed" // takes response.completed's output as the turn, as openai-node's final response does
+	respAgentItemIDOut = "responses_itemidout" // answers each call with the item's id instead of its call_id
+)
+
+var testResponsesTools = json.RawMessage(`[
+ {"type":"function","name":"write_file","parameters":{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}},
+ {"type":"function","name":"read_file","parameters":{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["path"]}},
+ {"type":"function","name":"grep","parameters":{"type":"object","properties":{"pattern":{"type":"string"},"glob":{"type":"string"}},"required":["pattern"]}}
+]`)
+
+// respCall is a call as a test agent keeps it: its item id too.
+type respCall struct{ itemID, callID, name, args string }
+
+func testResponsesAgent(mode string) int {
+	client := &http.Client{Timeout: slow * 3 * time.Second}
+	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/responses"
+	input := []any{map[string]any{"type": "message", "role": "user", "content": "look around"}}
+	for range 4 {
+		body, _ := json.Marshal(map[string]any{"model": "test-model", "instructions": "You are a test agent.",
+			"input": input, "tools": testResponsesTools, "stream": true})
+		post := func() (*http.Response, error) {
+			req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("Authorization", "Bearer "+os.Getenv("OPENAI_API_KEY"))
+			req.Header.Set("Content-Type", "application/json")
+			return client.Do(req)
+		}
+		resp, err := post()
+		if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+			time.Sleep(time.Duration(secs) * time.Second)
+			resp, err = post()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test agent:", err)
+			return 1
+		}
+		if resp.StatusCode != http.StatusOK {
+			fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+			return 1
+		}
+		var text string
+		var calls []respCall
+		if mode == respAgentGood {
+			var turn *agent.Turn
+			if turn, err = agent.MergeResponsesStream(resp.Body); err == nil {
+				text = turn.Text
+				for _, c := range turn.ToolCalls {
+					calls = append(calls, respCall{callID: c.ID, name: c.Function.Name, args: c.Function.Arguments})
+				}
+			}
+		} else {
+			text, calls, err = naiveResponsesMerge(resp.Body, mode == respAgentCompleted)
+		}
+		resp.Body.Close()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test agent:", err)
+			return 1
+		}
+		if len(calls) == 0 {
+			fmt.Println(text)
+			return 0
+		}
+		if text != "" {
+			input = append(input, map[string]any{"type": "message", "role": "assistant", "content": text})
+		}
+		for _, c := range calls {
+			input = append(input, map[string]any{"type": "function_call", "call_id": c.callID, "name": c.name, "arguments": c.args})
+		}
+		for _, c := range calls {
+			answers := c.callID
+			if mode == respAgentItemIDOut {
+				answers = c.itemID
+			}
+			input = append(input, map[string]any{"type": "function_call_output", "call_id": answers, "output": "ok " + c.name})
+		}
+	}
+	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	return 1
+}
+
+// naiveResponsesMerge is the merger these agents are built around: an item
+// is found by the id its output_item.added gave it, and a call's arguments
+// are what its deltas carry (the .done events are ignored). With
+// trustCompleted, response.completed's output replaces what was streamed,
+// even when it is empty. Otherwise it is careful: failed, incomplete and
+// error events are errors, and so is a stream without response.completed.
+func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, error) {
+	type item struct {
+		ID        string `json:"id"`
+		Type      string `json:"type"`
+		CallID    string `json:"call_id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+		Content   []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	var text strings.Builder
+	var calls []*respCall
+	byID := map[string]*respCall{}
+	var final []item
+	completed := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(strings.TrimSuffix(sc.Text(), "\r"), "data:")
+		if !ok || strings.TrimSpace(data) == "" || strings.TrimSpace(data) == "[DONE]" {
+			continue
+		}
+		var ev struct {
+			Type     string `json:"type"`
+			ItemID   string `json:"item_id"`
+			Delta    string `json:"delta"`
+			Item     item   `json:"item"`
+			Response struct {
+				Output []item `json:"output"`
+			} `json:"response"`
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			return "", nil, err
+		}
+		switch ev.Type {
+		case "response.output_item.added":
+			if ev.Item.Type == "function_call" {
+				c := &respCall{itemID: ev.Item.ID, callID: ev.Item.CallID, name: ev.Item.Name}
+				calls = append(calls, c)
+				byID[ev.Item.ID] = c
+			}
+		case "response.function_call_arguments.delta":
+			if c := byID[ev.ItemID]; c != nil {
+				c.args += ev.Delta
+			}
+		case "response.output_text.delta":
+			text.WriteString(ev.Delta)
+		case "response.completed":
+			completed, final = true, ev.Response.Output
+		case "response.failed", "response.incomplete", "error":
+			return "", nil, fmt.Errorf("stream error: %s", data)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", nil, err
+	}
+	if !completed {
+		return "", nil, agent.ErrTruncatedStream
+	}
+	var out []respCall
+	if trustCompleted {
+		text.Reset()
+		for _, it := range final {
+			switch it.Type {
+			case "message":
+				for _, p := range it.Content {
+					text.WriteString(p.Text)
+				}
+			case "function_call":
+				out = append(out, respCall{itemID: it.ID, callID: it.CallID, name: it.Name, args: it.Arguments})
+			}
+		}
+		return text.String(), out, nil
+	}
+	for _, c := range calls {
+		out = append(out, *c)
+	}
+	return text.String(), out, nil
+}

@@ -1,0 +1,85 @@
+package conform
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// OpenAIResponses is OpenAI's Responses format (POST .../v1/responses). Its
+// requests read into the same Request: "instructions" is a system message;
+// a message item is a message of its role (its text parts joined); a run of
+// function_call items, with the assistant message item right before them,
+// is one assistant message whose Calls carry each item's call_id; a
+// function_call_output item is a tool message answering its call_id.
+var OpenAIResponses = Format{Name: "responses", Read: readResponses, Path: "/responses",
+	build: probeResponsesConversation, cases: ResponsesCases, cut: responsesCutPoint}
+
+// responsesWire is the part of a Responses request conform reads. input is
+// a string (one user message) or an array of items.
+type responsesWire struct {
+	Model        string          `json:"model"`
+	Stream       bool            `json:"stream"`
+	Instructions string          `json:"instructions"`
+	Input        json.RawMessage `json:"input"`
+	Tools        []struct {
+		Type       string          `json:"type"`
+		Name       string          `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"tools"`
+}
+
+// responsesItem is one input item.
+type responsesItem struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	ID        string          `json:"id"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func readResponses(body []byte) (Request, error) {
+	var w responsesWire
+	if err := json.Unmarshal(body, &w); err != nil {
+		return Request{}, fmt.Errorf("%w: %w", ErrNotARequest, err)
+	}
+	r := Request{Model: w.Model, Streams: w.Stream, Body: body}
+	for _, t := range w.Tools {
+		if t.Type == "function" {
+			r.Tools = append(r.Tools, Tool{Name: t.Name, Schema: t.Parameters})
+		}
+	}
+	if w.Instructions != "" {
+		r.Messages = append(r.Messages, Message{Role: "system", Text: w.Instructions})
+	}
+	var text string
+	if json.Unmarshal(w.Input, &text) == nil {
+		r.Messages = append(r.Messages, Message{Role: "user", Text: text})
+		return r, nil
+	}
+	var items []responsesItem
+	if err := json.Unmarshal(w.Input, &items); err != nil || items == nil {
+		return Request{}, fmt.Errorf("%w: \"input\" is neither a string nor an array of items", ErrNotARequest)
+	}
+	open := false // the last message is an assistant message that calls may join
+	for _, it := range items {
+		switch {
+		case it.Type == "function_call":
+			if !open {
+				r.Messages = append(r.Messages, Message{Role: "assistant"})
+				open = true
+			}
+			last := &r.Messages[len(r.Messages)-1]
+			last.Calls = append(last.Calls, Call{ID: it.CallID, Name: it.Name, Arguments: argumentsText(it.Arguments)})
+		case it.Type == "function_call_output":
+			r.Messages = append(r.Messages, Message{Role: "tool", CallID: it.CallID})
+			open = false
+		case it.Type == "message" || (it.Type == "" && it.Role != ""):
+			r.Messages = append(r.Messages, Message{Role: it.Role, Text: contentText(it.Content)})
+			open = it.Role == "assistant"
+		default: // reasoning and built-in tool items: not part of the checks
+		}
+	}
+	return r, nil
+}

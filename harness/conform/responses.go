@@ -1,0 +1,78 @@
+package conform
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
+)
+
+// ResponsesCases returns the OpenAI Responses catalog in report order: the
+// clean turn, every Responses quirk of harness.Quirks (bad_args as in chat
+// completions; the other broken streams, a cut or a failure before
+// response.completed, on the tool turn only, on every attempt), then the
+// faults.
+func ResponsesCases() []Case {
+	cases := []Case{{ID: "responses_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
+	for _, q := range harness.Quirks() {
+		if q.API != agent.Responses.Name {
+			continue
+		}
+		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
+		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
+			c.Source = m[1]
+		}
+		switch {
+		case q.Name == "responses_bad_args":
+			c.Expect = ExpectBadArgs
+		case !q.Benign:
+			c.Expect, c.ToolTurnOnly = ExpectBroken, true
+		}
+		cases = append(cases, c)
+	}
+	for _, c := range Cases() {
+		if c.Tier == TierFault {
+			c.ID = "responses_" + c.ID
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
+// probeResponsesConversation is probeConversation in the Responses format.
+var probeResponsesConversation = probeIn(harness.StreamResponsesReply, agent.MergeResponsesStream)
+
+// responsesCutPoint is cutPoint for a Responses stream: how many events to
+// keep so that the stream breaks inside its second function_call item (its
+// only one when it has one), after that item's first non-empty arguments
+// delta.
+func responsesCutPoint(events []harness.SSEEvent) (int, error) {
+	type event struct {
+		Type   string `json:"type"`
+		ItemID string `json:"item_id"`
+		Item   struct {
+			ID   string `json:"id"`
+			Type string `json:"type"`
+		} `json:"item"`
+		Delta string `json:"delta"`
+	}
+	parsed := make([]event, len(events))
+	var calls []string
+	for i, ev := range events {
+		if ev.HasData && json.Unmarshal([]byte(ev.Data), &parsed[i]) == nil &&
+			parsed[i].Type == "response.output_item.added" && parsed[i].Item.Type == "function_call" {
+			calls = append(calls, parsed[i].Item.ID)
+		}
+	}
+	if len(calls) == 0 {
+		return 0, fmt.Errorf("no function_call item to break the stream in: %w", harness.ErrQuirkNotApplicable)
+	}
+	target := calls[min(1, len(calls)-1)]
+	for i, p := range parsed {
+		if p.Type == "response.function_call_arguments.delta" && p.ItemID == target && p.Delta != "" {
+			return i + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("no function_call_arguments.delta to break the stream in: %w", harness.ErrQuirkNotApplicable)
+}
