@@ -347,11 +347,15 @@ func readChat(body []byte) (model string, turn int) {
 	return chat.Model, turn
 }
 
+// isSSEReply reports a reply to stream: its Content-Type says so, or, with
+// no header, it has events or its body starts as an event stream does (a
+// comment, data:, or event: as Messages and Responses streams do).
 func isSSEReply(r ServeReply) bool {
 	if r.Header != nil {
 		return strings.HasPrefix(r.Header.Get("Content-Type"), "text/event-stream")
 	}
-	return len(r.Events) > 0 || len(r.Body) > 0 && (r.Body[0] == ':' || strings.HasPrefix(string(r.Body[:min(len(r.Body), 5)]), "data:"))
+	head := string(r.Body[:min(len(r.Body), 6)])
+	return len(r.Events) > 0 || strings.HasPrefix(head, ":") || strings.HasPrefix(head, "data:") || strings.HasPrefix(head, "event:")
 }
 
 func writeModels(w http.ResponseWriter, models []string) {

@@ -126,6 +126,23 @@ func (f Fault) retryAfter() int {
 	return max(f.After, 1)
 }
 
-// faultErrorEvent is the event FaultErrorEvent sends: the shape OpenAI
-// uses for an error inside a 200 stream (an "error" object, no choices).
-const faultErrorEvent = `data: {"error":{"message":"agentvcr fault: the gateway failed mid-stream","type":"server_error","param":null,"code":null}}` + "\n\n"
+// The events FaultErrorEvent sends, each in its format's shape for an
+// error inside a 200 stream: chat completions' "error" object with no
+// choices, Anthropic's error event (overloaded_error, the one its API sends
+// most), and the Responses API's error event.
+const (
+	faultErrorEvent          = `data: {"error":{"message":"agentvcr fault: the gateway failed mid-stream","type":"server_error","param":null,"code":null}}` + "\n\n"
+	faultMessagesErrorEvent  = "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"agentvcr fault: the gateway failed mid-stream"}}` + "\n\n"
+	faultResponsesErrorEvent = "event: error\n" + `data: {"type":"error","code":"server_error","message":"agentvcr fault: the gateway failed mid-stream","param":null}` + "\n\n"
+)
+
+// errorEventFor is the error event for a request on path.
+func errorEventFor(path string) string {
+	switch {
+	case isMessagesPath(path):
+		return faultMessagesErrorEvent
+	case strings.HasSuffix(path, "/responses"):
+		return faultResponsesErrorEvent
+	}
+	return faultErrorEvent
+}

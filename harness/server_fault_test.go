@@ -274,3 +274,59 @@ func TestServeCoalescedStallFlushesFirst(t *testing.T) {
 		t.Fatalf("first events: %q, %v; want %q", got, err, want)
 	}
 }
+
+// The error-event fault speaks the format of the request it answers: a
+// Messages or a Responses stream ends in that format's error event, which
+// our client reads as the gateway's error.
+func TestServeFaultErrorEventInEachFormat(t *testing.T) {
+	tests := []struct {
+		cassette string
+		api      *agent.API
+		tail     string
+		want     string // the client's error
+	}{
+		{"messages/demo", agent.AnthropicMessages, faultMessagesErrorEvent,
+			"stream error: agentvcr fault: the gateway failed mid-stream (type overloaded_error)"},
+		{"responses/demo", agent.Responses, faultResponsesErrorEvent,
+			"stream error: agentvcr fault: the gateway failed mid-stream (code server_error)"},
+	}
+	for _, tt := range tests {
+		f, err := ParseFault("error-event")
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := servedCassettes(t, tt.cassette)
+		served[0].Name = "demo"
+		router := &CassetteRouter{Cassettes: served, Match: MatchTurn, Fault: f}
+		base := serveOn(t, &Server{Route: router.Route})
+		root := strings.TrimSuffix(base, "/v1")
+		if tt.api != agent.AnthropicMessages {
+			root = base
+		}
+		c := &agent.Client{BaseURL: root, APIKey: "any", Model: "demo", API: tt.api}
+		_, err = c.Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "any"}}, nil)
+		var streamErr *agent.StreamError
+		if !errors.As(err, &streamErr) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Complete: %v, want a *agent.StreamError saying %q", tt.cassette, err, tt.want)
+		}
+	}
+}
+
+func TestIsSSEReplyWithoutHeader(t *testing.T) {
+	for body, want := range map[string]bool{
+		"data: {}\n\n":                      true,
+		": keep-alive\n\n":                  true,
+		"event: message_start\ndata: {}\n\n": true,
+		"event: response.created\ndata: {}":  true,
+		`{"error":{}}`:                       false,
+		"":                                   false,
+	} {
+		if got := isSSEReply(ServeReply{Body: []byte(body)}); got != want {
+			t.Errorf("isSSEReply(%q) = %v, want %v", body, got, want)
+		}
+	}
+	h := http.Header{"Content-Type": {"application/json"}}
+	if isSSEReply(ServeReply{Header: h, Body: []byte("data: {}\n\n")}) {
+		t.Error("a reply whose Content-Type is JSON streams")
+	}
+}

@@ -22,7 +22,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply ServeReply
 	if faulty && f.breaksStream() {
 		events = events[:min(len(events), f.events())]
 		if f.Kind == FaultErrorEvent {
-			tail = faultErrorEvent
+			tail = errorEventFor(r.URL.Path)
 		}
 	}
 	if route.Rechunk.Mode != RechunkWhole {

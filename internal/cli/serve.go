@@ -48,8 +48,8 @@ many assistant messages, whatever the prompt and tools say.
 
 -fault KIND[:N][@TURN] breaks the replies: 429 (Retry-After N seconds, then
 the real reply), 500, stall (N events, then silence), reset (connection
-closed after N events), error-event (an error event after N events); @TURN
-limits it to one turn of each conversation.
+closed after N events), error-event (an error event after N events, in the
+request's format); @TURN limits it to one turn of each conversation.
 
 flags:
 `
