@@ -14,9 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/dnaeon/go-vcr/v2/cassette"
-	"gopkg.in/yaml.v3"
 )
 
 // proxyOn serves a recording proxy of upstream over loopback, recording to
@@ -86,14 +83,11 @@ func TestRecordingProxyStreamsBeforeTheUpstreamFinishes(t *testing.T) {
 	if err := p.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	c := cassette.New("")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(data, c); err != nil {
-		t.Fatal(err)
-	}
+	c := loadYAML(t, data)
 	if len(c.Interactions) != 1 || c.Interactions[0].Response.Body != first+rest || c.Interactions[0].Request.URL != upstream.URL+"/v1/chat/completions" {
 		t.Errorf("recorded %d interactions; first: %+v", len(c.Interactions), c.Interactions[0])
 	}
@@ -217,14 +211,11 @@ func TestRecordingProxyRecordsInArrivalOrder(t *testing.T) {
 	if err := p.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	c := cassette.New("")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(data, c); err != nil {
-		t.Fatal(err)
-	}
+	c := loadYAML(t, data)
 	var order []string
 	for _, in := range c.Interactions {
 		order = append(order, in.Request.Body)

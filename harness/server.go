@@ -174,7 +174,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case isCompletion(path), strings.HasSuffix(path, "/models"):
 		s.fail(w, http.StatusMethodNotAllowed, "invalid_request_error", fmt.Sprintf("%s is not allowed on %s", r.Method, path))
 	default:
-		s.fail(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use POST .../v1/chat/completions, POST .../v1/responses or GET .../v1/models", r.Method, r.URL.Path))
+		s.fail(w, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use POST .../v1/chat/completions, .../v1/messages or .../v1/responses, or GET .../v1/models", r.Method, r.URL.Path))
 	}
 }
 

@@ -314,8 +314,8 @@ func TestServeFaultErrorEventInEachFormat(t *testing.T) {
 
 func TestIsSSEReplyWithoutHeader(t *testing.T) {
 	for body, want := range map[string]bool{
-		"data: {}\n\n":                      true,
-		": keep-alive\n\n":                  true,
+		"data: {}\n\n":                       true,
+		": keep-alive\n\n":                   true,
 		"event: message_start\ndata: {}\n\n": true,
 		"event: response.created\ndata: {}":  true,
 		`{"error":{}}`:                       false,

@@ -119,57 +119,26 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 	}
 }
 
-// Conform of agentvcr's own agent, live against each case's URL, over the
-// whole catalog with an empty baseline: every case passes. The idle
-// timeout is short so the stall case ends in a second.
-func TestConformOwnAgentWholeCatalog(t *testing.T) {
-	dir := t.TempDir()
-	baseline, report := filepath.Join(dir, "baseline"), filepath.Join(dir, "report.json")
-	if err := os.WriteFile(baseline, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := conform(append([]string{"-baseline", baseline, "-json", report, "-timeout", "20s"}, ownAgent(t, "-idle-timeout", "2s")...)...)
-	if code != 0 || stderr != "" {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	if want := "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
-		t.Errorf("want %q in\n%s", want, stdout)
-	}
-	var checks []struct{ ID, Details string }
-	data, _ := os.ReadFile(report)
-	if err := json.Unmarshal(data, &checks); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, c := range checks {
-		got[c.ID] = c.Details
-	}
-	want := map[string]string{
-		"clean":           "2 calls re-sent and answered; exit 0",
-		"ids_dropped":     "2 calls re-sent and answered; exit 0",
-		"truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE])",
-		"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
-		"fault_429":       "retried and finished (3 requests)",
-		"fault_500":       "retried and finished (3 requests)",
-		"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
-		"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
-	}
-	for id, w := range want {
-		if got[id] != w {
-			t.Errorf("%s: details %q\nwant %q", id, got[id], w)
-		}
-	}
-}
-
-// Conform -api messages and -api responses of agentvcr's own agent run
-// with the same -api (it reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for
-// Messages), each over its whole catalog with an empty baseline: every case
-// passes.
-func TestConformOwnAgentOtherFormats(t *testing.T) {
+// Conform of agentvcr's own agent, live against each case's URL, in each
+// wire format (-api, the agent run with the same -api; for Messages it
+// reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), over the whole catalog
+// with an empty baseline: every case passes. The idle timeout is short so
+// the stall case ends in a second.
+func TestConformOwnAgentEveryFormat(t *testing.T) {
 	tests := []struct {
 		api, summary string
 		details      map[string]string // some cases' details
 	}{
+		{"chat", "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+			"clean":           "2 calls re-sent and answered; exit 0",
+			"ids_dropped":     "2 calls re-sent and answered; exit 0",
+			"truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE])",
+			"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
+			"fault_429":       "retried and finished (3 requests)",
+			"fault_500":       "retried and finished (3 requests)",
+			"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
+		}},
 		{"messages", "23 cases: 23 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"messages_clean":                "2 calls re-sent and answered; exit 0",
 			"messages_index_from_1":         "2 calls re-sent and answered; exit 0",

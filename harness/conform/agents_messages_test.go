@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,19 +48,8 @@ func testMessagesAgent(mode string) int {
 			req.Header.Set("content-type", "application/json")
 			return client.Do(req)
 		}
-		resp, err := post()
-		if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-			resp.Body.Close()
-			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			time.Sleep(time.Duration(secs) * time.Second)
-			resp, err = post()
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
-			return 1
-		}
-		if resp.StatusCode != http.StatusOK {
-			fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+		resp, ok := postStream(post, time.Sleep)
+		if !ok {
 			return 1
 		}
 		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
@@ -69,6 +57,7 @@ func testMessagesAgent(mode string) int {
 			return 1
 		}
 		var turn *agent.Turn
+		var err error
 		if mode == msgAgentPositional {
 			turn, err = positionalMessagesMerge(resp.Body)
 		} else {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -51,23 +50,13 @@ func testResponsesAgent(mode string) int {
 			req.Header.Set("Content-Type", "application/json")
 			return client.Do(req)
 		}
-		resp, err := post()
-		if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-			resp.Body.Close()
-			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			time.Sleep(time.Duration(secs) * time.Second)
-			resp, err = post()
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
-			return 1
-		}
-		if resp.StatusCode != http.StatusOK {
-			fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+		resp, ok := postStream(post, time.Sleep)
+		if !ok {
 			return 1
 		}
 		var text string
 		var calls []respCall
+		var err error
 		if mode == respAgentGood {
 			var turn *agent.Turn
 			if turn, err = agent.MergeResponsesStream(resp.Body); err == nil {

@@ -97,24 +97,21 @@ func testAgent(mode string) int {
 	msgs := []agent.Message{{Role: "system", Content: system}, {Role: "user", Content: "look around"}}
 	for range 4 {
 		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": mode != agentNoStream})
-		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
-		if err == nil && resp.StatusCode == http.StatusTooManyRequests && (mode == agentGood || mode == agentEager) {
-			resp.Body.Close()
-			if mode == agentGood {
-				secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-				time.Sleep(time.Duration(secs) * time.Second)
-			}
-			resp, err = client.Post(url, "application/json", bytes.NewReader(body))
+		var wait func(time.Duration)
+		switch mode {
+		case agentGood:
+			wait = time.Sleep
+		case agentEager:
+			wait = func(time.Duration) {}
 		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
-			return 1
-		}
-		if resp.StatusCode != http.StatusOK {
-			fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+		resp, ok := postStream(func() (*http.Response, error) {
+			return client.Post(url, "application/json", bytes.NewReader(body))
+		}, wait)
+		if !ok {
 			return 1
 		}
 		var turn *agent.Turn
+		var err error
 		if mode == agentPositional {
 			turn, err = positionalMerge(resp.Body)
 		} else {
@@ -142,6 +139,29 @@ func testAgent(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "test agent: too many turns")
 	return 1
+}
+
+// postStream posts with post; after a 429, when wait is not nil, it closes
+// that answer, calls wait with its Retry-After and posts once more. It
+// says on stderr why it got no 200 (ok false).
+func postStream(post func() (*http.Response, error), wait func(time.Duration)) (resp *http.Response, ok bool) {
+	resp, err := post()
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests && wait != nil {
+		resp.Body.Close()
+		secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		wait(time.Duration(secs) * time.Second)
+		resp, err = post()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test agent:", err)
+		return nil, false
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+		return nil, false
+	}
+	return resp, true
 }
 
 // positionalMerge is the bug this agent is built around: calls live in a

@@ -93,10 +93,7 @@ func Cases() []Case {
 		if q.API != "" && q.API != agent.ChatCompletions.Name {
 			continue // conform speaks chat completions; the Responses quirks are not its cases yet
 		}
-		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
-		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
-			c.Source = m[1]
-		}
+		c := quirkCase(q)
 		if !q.Benign {
 			c.Expect = ExpectBadArgs
 		}
@@ -110,17 +107,32 @@ func Cases() []Case {
 			Source: "vercel/ai #19165",
 			Doc:    "the stream ends in the middle of the second call: no finish_reason, no [DONE]"})
 	cases = append(cases, echoCases()...)
-	cases = append(cases,
-		Case{ID: "fault_429", Tier: TierFault, Expect: ExpectFault, Fault: Fault429,
+	return append(cases, faultCases("")...)
+}
+
+// quirkCase is the case of a quirk: ExpectSame, its source taken from the
+// last parenthesized part of its Doc.
+func quirkCase(q harness.Quirk) Case {
+	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
+	if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
+		c.Source = m[1]
+	}
+	return c
+}
+
+// faultCases are the transport faults, every format's, their ids after
+// prefix ("messages_fault_429").
+func faultCases(prefix string) []Case {
+	return []Case{
+		{ID: prefix + "fault_429", Tier: TierFault, Expect: ExpectFault, Fault: Fault429,
 			Source: "-", Doc: "HTTP 429 with Retry-After: 1 on the first request, then the clean turn"},
-		Case{ID: "fault_500", Tier: TierFault, Expect: ExpectFault, Fault: Fault500,
+		{ID: prefix + "fault_500", Tier: TierFault, Expect: ExpectFault, Fault: Fault500,
 			Source: "-", Doc: "HTTP 500 on the first request, then the clean turn"},
-		Case{ID: "fault_stall", Tier: TierFault, Expect: ExpectFault, Fault: FaultStall,
+		{ID: prefix + "fault_stall", Tier: TierFault, Expect: ExpectFault, Fault: FaultStall,
 			Source: "-", Doc: "the first stream stops after a few events and stays open: the agent must give up within -timeout"},
-		Case{ID: "fault_reset", Tier: TierFault, Expect: ExpectFault, Fault: FaultReset,
+		{ID: prefix + "fault_reset", Tier: TierFault, Expect: ExpectFault, Fault: FaultReset,
 			Source: "-", Doc: "the first stream's connection is closed after a few events, then the clean turn"},
-	)
-	return cases
+	}
 }
 
 // SelectCases returns the cases named (all of them when names is empty), in

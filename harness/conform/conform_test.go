@@ -23,11 +23,7 @@ func statuses(results []Result) map[Status][]string {
 }
 
 func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
-	tests := []struct {
-		reason string
-		mode   string
-		want   map[Status][]string
-	}{
+	checkAgents(t, ChatCompletions, []agentCase{
 		{reason: "a correct agent that waits out a 429 passes every case",
 			mode: agentGood, want: map[Status][]string{}},
 		{reason: "calls kept at the array position the index names: a hole at 0, a panic at -1, calls merged when the index is missing or shared; content read as a string only (content parts are an error) and every choice merged (the second answer's call too); its own merge keeps no thought signature and no reasoning, so it echoes neither",
@@ -45,16 +41,35 @@ func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
 					"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",
 					"comments", "no_done", "content_parts", "several_choices", "bad_args", "echo_signature", "echo_reasoning"},
 				Warning: {"fault_429"}}},
-	}
+	})
+}
+
+// agentCase is a test agent and the status it must get in each case of a
+// catalog (SUCCESS where want names none).
+type agentCase struct {
+	reason string
+	mode   string
+	want   map[Status][]string
+	first  string // the first case's details, when given
+}
+
+// checkAgents runs each test agent over format's catalog, the agents in
+// parallel, and compares the statuses they get with want.
+func checkAgents(t *testing.T, format Format, tests []agentCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
+			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: format,
+				Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, statuses(results)); diff != "" {
 				t.Errorf("%s\nstatuses (-want +got):\n%s\n%s", tt.reason, diff, table(results))
+			}
+			if tt.first != "" && results[0].Details != tt.first {
+				t.Errorf("%s: %s details %q\nwant %q", tt.reason, results[0].Case.ID, results[0].Details, tt.first)
 			}
 		})
 	}
@@ -85,7 +100,7 @@ func TestBadCommands(t *testing.T) {
 		{"an agent that does not ask for a stream", testAgentCommand(t, agentNoStream),
 			"request 1 does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on"},
 		{"an agent that posts elsewhere", testAgentCommand(t, agentWrongPath),
-			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, POST .../v1/responses or GET .../v1/models"},
+			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages or .../v1/responses, or GET .../v1/models"},
 		{"an agent that hangs", testAgentCommand(t, agentHang),
 			"the agent sent no request and was still running after -timeout 500ms: killed"},
 	}

@@ -15,22 +15,13 @@ import (
 func MessagesCases() []Case {
 	cases := []Case{{ID: "messages_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as Anthropic streams it"}}
 	for _, q := range harness.MessagesQuirks() {
-		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
-		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
-			c.Source = m[1]
-		}
+		c := quirkCase(q)
 		if !q.Benign {
 			c.Expect, c.ToolTurnOnly = ExpectBroken, true
 		}
 		cases = append(cases, c)
 	}
-	for _, c := range Cases() {
-		if c.Tier == TierFault {
-			c.ID = "messages_" + c.ID
-			cases = append(cases, c)
-		}
-	}
-	return cases
+	return append(cases, faultCases("messages_")...)
 }
 
 // probeMessagesConversation is probeConversation in the Messages format.

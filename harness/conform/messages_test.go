@@ -26,42 +26,21 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 	if len(reachesResults) != 18 {
 		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks and the 429: %v", len(reachesResults), reachesResults)
 	}
-	tests := []struct {
-		reason string
-		mode   string
-		want   map[Status][]string
-		clean  string // messages_clean's details, when given
-	}{
+	checkAgents(t, AnthropicMessages, []agentCase{
 		{reason: "a correct Messages agent that waits out a 429 passes every case",
 			mode: msgAgentGood, want: map[Status][]string{}},
 		{reason: "a text block before the tool_result blocks of the next user message: every case whose turn reaches the tool results",
 			mode: msgAgentTextFirst, want: map[Status][]string{Failure: reachesResults},
-			clean: `request 2: call "toolu_5a835e4c99b1f67100000000" (read_file) has no tool message before message 3 (user)`},
+			first: `request 2: call "toolu_5a835e4c99b1f67100000000" (read_file) has no tool message before message 3 (user)`},
 		{reason: "each tool_use input re-sent as a JSON string instead of an object: every case whose turn reaches the tool results",
 			mode: msgAgentStringArgs, want: map[Status][]string{Failure: reachesResults}},
 		{reason: "the text block re-sent after the tool_use blocks: every case whose turn reaches the tool results",
 			mode: msgAgentTextLast, want: map[Status][]string{Failure: reachesResults},
-			clean: "request 2: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first"},
+			first: "request 2: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first"},
 		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls), and an input only in content_block_start lost",
 			mode: msgAgentPositional, want: map[Status][]string{
 				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: AnthropicMessages,
-				Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, statuses(results)); diff != "" {
-				t.Errorf("%s\nstatuses (-want +got):\n%s\n%s", tt.reason, diff, table(results))
-			}
-			if tt.clean != "" && results[0].Details != tt.clean {
-				t.Errorf("%s: messages_clean details %q\nwant %q", tt.reason, results[0].Details, tt.clean)
-			}
-		})
-	}
+	})
 }
 
 func TestReadMessages(t *testing.T) {
@@ -107,6 +86,13 @@ func TestReadMessagesTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkTestTools(t, r)
+}
+
+// checkTestTools checks a request read from model "m", streamed, offering
+// the test agents' three tools (write_file, read_file, grep) and no other.
+func checkTestTools(t *testing.T, r Request) {
+	t.Helper()
 	var names []string
 	for _, tool := range r.Tools {
 		names = append(names, tool.Name+" "+string(tool.Schema)[:15])

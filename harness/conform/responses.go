@@ -19,10 +19,7 @@ func ResponsesCases() []Case {
 		if q.API != agent.Responses.Name {
 			continue
 		}
-		c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
-		if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
-			c.Source = m[1]
-		}
+		c := quirkCase(q)
 		switch {
 		case q.Name == "responses_bad_args":
 			c.Expect = ExpectBadArgs
@@ -31,13 +28,7 @@ func ResponsesCases() []Case {
 		}
 		cases = append(cases, c)
 	}
-	for _, c := range Cases() {
-		if c.Tier == TierFault {
-			c.ID = "responses_" + c.ID
-			cases = append(cases, c)
-		}
-	}
-	return cases
+	return append(cases, faultCases("responses_")...)
 }
 
 // probeResponsesConversation is probeConversation in the Responses format.

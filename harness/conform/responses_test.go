@@ -1,11 +1,9 @@
 package conform
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -29,12 +27,7 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 	// The naive merger keeps reading after the first response.completed, so
 	// a second response in the stream becomes part of its turn.
 	itemIDOut := append(append([]string{}, reachesResults[:len(reachesResults)-1]...), "responses_second_response", "responses_fault_429")
-	tests := []struct {
-		reason string
-		mode   string
-		want   map[Status][]string
-		clean  string // responses_clean's details, when given
-	}{
+	checkAgents(t, OpenAIResponses, []agentCase{
 		{reason: "a correct Responses agent that waits out a 429 passes every case",
 			mode: respAgentGood, want: map[Status][]string{}},
 		{reason: "items found by the id output_item.added gave them and arguments only from the deltas: every quirk that moves an id or the arguments, and the second response",
@@ -44,24 +37,8 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 			mode: respAgentCompleted, want: map[Status][]string{Failure: {"responses_completed_empty", "responses_completed_reordered", "responses_second_response"}}},
 		{reason: "each call answered with its item id instead of its call_id: every case whose turn reaches the tool results",
 			mode: respAgentItemIDOut, want: map[Status][]string{Failure: itemIDOut},
-			clean: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: OpenAIResponses,
-				Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, statuses(results)); diff != "" {
-				t.Errorf("%s\nstatuses (-want +got):\n%s\n%s", tt.reason, diff, table(results))
-			}
-			if tt.clean != "" && results[0].Details != tt.clean {
-				t.Errorf("%s: responses_clean details %q\nwant %q", tt.reason, results[0].Details, tt.clean)
-			}
-		})
-	}
+			first: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message`},
+	})
 }
 
 func TestReadResponses(t *testing.T) {
@@ -107,14 +84,7 @@ func TestReadResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, tool := range r.Tools {
-		names = append(names, tool.Name+" "+string(tool.Schema)[:15])
-	}
-	want := []string{`write_file {"type":"object`, `read_file {"type":"object`, `grep {"type":"object`}
-	if diff := cmp.Diff(want, names); diff != "" || r.Model != "m" || !r.Streams {
-		t.Errorf("function tools only (-want +got):\n%s\nmodel %q, stream %v", diff, r.Model, r.Streams)
-	}
+	checkTestTools(t, r) // function tools only
 }
 
 // A stall or reset on a Responses stream breaks it inside the second
