@@ -16,16 +16,7 @@ func scanChunk(data []byte, c *chunk) bool {
 		return false
 	}
 	s.i++
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok {
-			return false
-		}
-		if done {
-			break
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "object":
 			bit, ok = 1<<0, s.strField(&c.Object)
@@ -48,10 +39,10 @@ func scanChunk(data []byte, c *chunk) bool {
 		default:
 			ok = s.other(key, chunkFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
+		return bit, ok
+	})
+	if !ok {
+		return false
 	}
 	s.ws()
 	return s.i == len(s.b)
@@ -176,13 +167,7 @@ func (s *scanner) choice(ch *choice) bool {
 	if isNull, ok := s.open(); isNull || !ok {
 		return ok
 	}
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok || done {
-			return ok
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "index":
 			bit, ok = 1<<2, s.choiceIndex(&ch.Index)
@@ -193,24 +178,16 @@ func (s *scanner) choice(ch *choice) bool {
 		default:
 			ok = s.other(key, choiceFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return bit, ok
+	})
+	return ok
 }
 
 func (s *scanner) delta(d *delta) bool {
 	if isNull, ok := s.open(); isNull || !ok {
 		return ok
 	}
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok || done {
-			return ok
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "content":
 			bit, ok = 1<<0, s.text(&d.Content)
@@ -227,11 +204,9 @@ func (s *scanner) delta(d *delta) bool {
 		default:
 			ok = s.other(key, deltaFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return bit, ok
+	})
+	return ok
 }
 
 // text keeps a string's quoted bytes, an array's or object's bytes (content
@@ -299,13 +274,7 @@ func (s *scanner) piece(p *toolPiece) bool {
 	if isNull, ok := s.open(); isNull || !ok {
 		return ok
 	}
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok || done {
-			return ok
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "index":
 			bit, ok = 1<<0, s.index(&p.Index)
@@ -318,11 +287,9 @@ func (s *scanner) piece(p *toolPiece) bool {
 		default:
 			ok = s.other(key, pieceFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return bit, ok
+	})
+	return ok
 }
 
 // index takes an integer or null; optIndex.UnmarshalJSON decides the rest.
@@ -340,13 +307,7 @@ func (s *scanner) function(f *pieceFunction) bool {
 	if isNull, ok := s.open(); isNull || !ok {
 		return ok
 	}
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok || done {
-			return ok
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "name":
 			bit, ok = 1<<0, s.strField(&f.Name)
@@ -360,11 +321,9 @@ func (s *scanner) function(f *pieceFunction) bool {
 		default:
 			ok = s.other(key, functionFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return bit, ok
+	})
+	return ok
 }
 
 func (s *scanner) usage(c *chunk) bool {
@@ -377,13 +336,7 @@ func (s *scanner) usage(c *chunk) bool {
 	}
 	u := new(Usage)
 	c.Usage.Value = u
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok || done {
-			return ok
-		}
-		var bit uint8
+	_, ok = s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "prompt_tokens":
 			bit, ok = 1<<0, s.intField(&u.PromptTokens)
@@ -394,9 +347,7 @@ func (s *scanner) usage(c *chunk) bool {
 		default:
 			ok = s.other(key, usageFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return bit, ok
+	})
+	return ok
 }

@@ -255,6 +255,26 @@ func (s *scanner) member(first, strict bool) (key []byte, done, ok bool) {
 	return lit[1 : len(lit)-1], false, true
 }
 
+// members reads the members of an object whose '{' is consumed, through
+// its '}': member gets each key with the cursor on the value, reads the
+// value and returns the bit that names the key (0 for a key that may come
+// again, as a skipped one may). seen has the bits of the keys read. ok is
+// false on anything malformed, on a member that fails and on a key seen
+// twice (encoding/json keeps the last; the caller falls back to it).
+func (s *scanner) members(member func(key []byte) (bit uint32, ok bool)) (seen uint32, ok bool) {
+	for first := true; ; first = false {
+		key, done, ok := s.member(first, true)
+		if !ok || done {
+			return seen, ok
+		}
+		bit, ok := member(key)
+		if !ok || seen&bit != 0 {
+			return seen, false
+		}
+		seen |= bit
+	}
+}
+
 // other skips the value of a member whose key matched none of fields exactly.
 // A key that matches one of them in another case is not understood: it is
 // encoding/json's to decode, which folds case.

@@ -59,16 +59,7 @@ func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
 		return "", false
 	}
 	s.i++
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok {
-			return "", false
-		}
-		if done {
-			break
-		}
-		var bit uint8
+	seen, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "type":
 			bit = 1 << 0
@@ -88,10 +79,10 @@ func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
 		default:
 			ok = s.other(key, msgEventFields)
 		}
-		if !ok || seen&bit != 0 {
-			return "", false
-		}
-		seen |= bit
+		return bit, ok
+	})
+	if !ok {
+		return "", false
 	}
 	s.ws()
 	if s.i != len(s.b) || seen&1 == 0 {
@@ -114,17 +105,8 @@ func (s *scanner) startObject(st *fastStart) bool {
 	}
 	s.i++
 	*st = fastStart{}
-	var seen uint8
-	var text, input bool
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok {
-			return false
-		}
-		if done {
-			break
-		}
-		var bit uint8
+	var text bool
+	seen, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		var lit []byte
 		switch string(key) {
 		case "type":
@@ -136,7 +118,7 @@ func (s *scanner) startObject(st *fastStart) bool {
 			case "tool_use":
 				st.typ = "tool_use"
 			default:
-				return false
+				return 0, false
 			}
 		case "id":
 			bit = 1 << 1
@@ -150,20 +132,20 @@ func (s *scanner) startObject(st *fastStart) bool {
 			text = ok && len(lit) == 0
 		case "input":
 			bit = 1 << 4
-			input = s.word("{}")
+			ok = s.word("{}") // an input that is not {} goes to encoding/json
 		default:
 			ok = s.other(key, msgStartFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
+		return bit, ok
+	})
+	if !ok {
+		return false
 	}
 	switch st.typ {
 	case "text":
 		return seen == 1|8 && text
 	case "tool_use":
-		return seen == 1|2|4|16 && input
+		return seen == 1|2|4|16
 	}
 	return false
 }

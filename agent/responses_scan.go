@@ -46,16 +46,7 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		return false
 	}
 	s.i++
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok {
-			return false
-		}
-		if done {
-			break
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "type":
 			bit = 1 << 0
@@ -75,7 +66,7 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 			case "response.output_item.done":
 				d.typ = "response.output_item.done"
 			default:
-				return false
+				return 0, false
 			}
 		case "sequence_number":
 			bit = 1 << 1
@@ -95,7 +86,7 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		case "delta", "arguments", "text":
 			bit = 1 << 5
 			if s.peek() != '"' {
-				return false
+				return 0, false
 			}
 			var plain bool
 			d.delta, plain, ok = s.str()
@@ -108,10 +99,10 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		default:
 			ok = s.other(key, respEventFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
+		return bit, ok
+	})
+	if !ok {
+		return false
 	}
 	s.ws()
 	return s.i == len(s.b) && d.key == keyOf[d.typ] && (d.delta != nil || d.key == "item")
@@ -128,13 +119,7 @@ func (s *scanner) fastItem(it *respFastItem) bool {
 		return false
 	}
 	s.i++
-	var seen uint8
-	for first := true; ; first = false {
-		key, done, ok := s.member(first, true)
-		if !ok || done {
-			return ok
-		}
-		var bit uint8
+	_, ok := s.members(func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "id":
 			bit = 1 << 0
@@ -151,7 +136,7 @@ func (s *scanner) fastItem(it *respFastItem) bool {
 		case "arguments":
 			bit = 1 << 4
 			if s.peek() != '"' {
-				return false
+				return 0, false
 			}
 			var plain bool
 			it.args, plain, ok = s.str()
@@ -159,11 +144,9 @@ func (s *scanner) fastItem(it *respFastItem) bool {
 		default:
 			ok = s.other(key, respItemFields)
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-	}
+		return bit, ok
+	})
+	return ok
 }
 
 // keyOf is the member that carries the text of each event the fast path reads.
