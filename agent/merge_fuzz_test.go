@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -15,9 +16,13 @@ import (
 // FuzzMergeRechunk: any re-chunking of a fixture's bytes (seeded random-size
 // reads, including splits inside CRLF and inside UTF-8 sequences) merges to
 // the same turn and the same error as reading it whole.
-func FuzzMergeRechunk(f *testing.F) {
+func FuzzMergeRechunk(f *testing.F) { fuzzRechunk(f, streamFixtures(f), MergeStream) }
+
+// fuzzRechunk fuzzes merge over re-chunkings of the fixtures at paths: each
+// merges to the same turn and the same error as the whole bytes.
+func fuzzRechunk(f *testing.F, paths []string, merge func(io.Reader) (*Turn, error)) {
 	var fixtures [][]byte
-	for _, path := range streamFixtures(f) {
+	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
@@ -30,8 +35,8 @@ func FuzzMergeRechunk(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, seed uint64, maxPiece uint16) {
 		data := fixtures[int(which)%len(fixtures)]
-		wantTurn, wantErr := MergeStream(bytes.NewReader(data))
-		gotTurn, gotErr := MergeStream(newPieceReader(data, seed, 1+int(maxPiece)%512))
+		wantTurn, wantErr := merge(bytes.NewReader(data))
+		gotTurn, gotErr := merge(newPieceReader(data, seed, 1+int(maxPiece)%512))
 		if diff := cmp.Diff(wantTurn, gotTurn); diff != "" {
 			t.Errorf("turn differs when re-chunked (-whole +pieces):\n%s", diff)
 		}

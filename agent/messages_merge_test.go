@@ -132,29 +132,7 @@ func TestMergeMessagesBadEvents(t *testing.T) {
 // FuzzMergeMessagesRechunk: any re-chunking of a Messages fixture's bytes
 // merges to the same turn and the same error as reading it whole.
 func FuzzMergeMessagesRechunk(f *testing.F) {
-	var fixtures [][]byte
-	for _, path := range fixturesIn(f, "testdata/messages") {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		fixtures = append(fixtures, data)
-	}
-	for i := range fixtures {
-		f.Add(uint8(i), uint64(i), uint16(1))
-		f.Add(uint8(i), uint64(i)*31+7, uint16(13))
-	}
-	f.Fuzz(func(t *testing.T, which uint8, seed uint64, maxPiece uint16) {
-		data := fixtures[int(which)%len(fixtures)]
-		wantTurn, wantErr := MergeMessagesStream(bytes.NewReader(data))
-		gotTurn, gotErr := MergeMessagesStream(newPieceReader(data, seed, 1+int(maxPiece)%512))
-		if diff := cmp.Diff(wantTurn, gotTurn); diff != "" {
-			t.Errorf("turn differs when re-chunked (-whole +pieces):\n%s", diff)
-		}
-		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
-			t.Errorf("error = %v, whole gave %v", gotErr, wantErr)
-		}
-	})
+	fuzzRechunk(f, fixturesIn(f, "testdata/messages"), MergeMessagesStream)
 }
 
 // FuzzMergeMessagesArgumentSplits: any split of the calls' partial_json into

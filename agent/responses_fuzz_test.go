@@ -1,10 +1,8 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,29 +13,7 @@ import (
 // FuzzMergeResponsesRechunk: any re-chunking of a Responses fixture's bytes
 // merges to the same turn and the same error as reading it whole.
 func FuzzMergeResponsesRechunk(f *testing.F) {
-	var fixtures [][]byte
-	for _, path := range responsesFixtures(f) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		fixtures = append(fixtures, data)
-	}
-	for i := range fixtures {
-		f.Add(uint8(i), uint64(i), uint16(1))
-		f.Add(uint8(i), uint64(i)*31+7, uint16(13))
-	}
-	f.Fuzz(func(t *testing.T, which uint8, seed uint64, maxPiece uint16) {
-		data := fixtures[int(which)%len(fixtures)]
-		wantTurn, wantErr := MergeResponsesStream(bytes.NewReader(data))
-		gotTurn, gotErr := MergeResponsesStream(newPieceReader(data, seed, 1+int(maxPiece)%512))
-		if diff := cmp.Diff(wantTurn, gotTurn); diff != "" {
-			t.Errorf("turn differs when re-chunked (-whole +pieces):\n%s", diff)
-		}
-		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
-			t.Errorf("error = %v, whole gave %v", gotErr, wantErr)
-		}
-	})
+	fuzzRechunk(f, responsesFixtures(f), MergeResponsesStream)
 }
 
 // FuzzMergeResponsesShapes: the calls come out the same whatever shape the
