@@ -139,7 +139,8 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
-		{"messages", "23 cases: 23 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"messages", "24 cases: 24 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+			"messages_echo_thinking":        "2 calls re-sent and answered, thinking sent back; exit 0",
 			"messages_clean":                "2 calls re-sent and answered; exit 0",
 			"messages_index_from_1":         "2 calls re-sent and answered; exit 0",
 			"messages_text_after_tool_use":  "2 calls re-sent and answered; exit 0",

@@ -15,8 +15,10 @@ import (
 )
 
 // The purpose-built Messages agents: they post to ANTHROPIC_BASE_URL +
-// /v1/messages, offer read_file, grep and write_file as Messages tools and
-// answer each tool_use with a tool_result in the next user message.
+// /v1/messages, offer read_file, grep and write_file as Messages tools,
+// send the turn's thinking blocks back first (the positional one keeps
+// none) and answer each tool_use with a tool_result in the next user
+// message.
 const (
 	msgAgentGood       = "messages_good"       // merges with agent.MergeMessagesStream; waits out a 429
 	msgAgentTextFirst  = "messages_textfirst"  // puts a text block before the tool_result blocks
@@ -73,6 +75,14 @@ func testMessagesAgent(mode string) int {
 			return 0
 		}
 		var asked, results []any
+		for _, th := range turn.Thinking { // sent back first, signature and all
+			switch th.Type {
+			case agent.ThinkingText:
+				asked = append(asked, map[string]any{"type": "thinking", "thinking": th.Text, "signature": th.Signature})
+			case agent.ThinkingRedacted:
+				asked = append(asked, map[string]any{"type": "redacted_thinking", "data": th.Data})
+			}
+		}
 		if turn.Text != "" && mode != msgAgentTextLast {
 			asked = append(asked, map[string]any{"type": "text", "text": turn.Text})
 		}

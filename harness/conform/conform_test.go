@@ -51,6 +51,7 @@ type agentCase struct {
 	mode   string
 	want   map[Status][]string
 	first  string // the first case's details, when given
+	echo   string // the details of the format's echo case, when given
 }
 
 // checkAgents runs each test agent over format's catalog, the agents in
@@ -70,6 +71,11 @@ func checkAgents(t *testing.T, format Format, tests []agentCase) {
 			}
 			if tt.first != "" && results[0].Details != tt.first {
 				t.Errorf("%s: %s details %q\nwant %q", tt.reason, results[0].Case.ID, results[0].Details, tt.first)
+			}
+			for _, r := range results {
+				if tt.echo != "" && r.Case.Tier == TierEcho && r.Details != tt.echo {
+					t.Errorf("%s: %s details %q\nwant %q", tt.reason, r.Case.ID, r.Details, tt.echo)
+				}
 			}
 		})
 	}

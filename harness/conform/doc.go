@@ -88,8 +88,10 @@
 // It builds with harness.StreamMessagesReply and runs MessagesCases: the
 // clean turn, every benign quirk of harness.MessagesQuirks, its two
 // broken streams (messages_overloaded_midstream, messages_cut_before_stop:
-// ExpectBroken, tool turn only) and the faults, whose stall and reset cut
-// inside the second tool_use block. Its streams are served as
+// ExpectBroken, tool turn only), messages_echo_thinking (a thinking block
+// with its signature first in every turn; the tool-call turn must send it
+// back unchanged as its first block) and the faults, whose stall and reset
+// cut inside the second tool_use block. Its streams are served as
 // text/event-stream.
 // OpenAIResponses (-api responses) reads tools of type function (name and
 // parameters), instructions as the system message, and the input items in

@@ -149,6 +149,10 @@ func checkEcho(c Case, o outcome) (verdict, bool) {
 					return fail("request %d: call %d (%s) sends back the thought_signature %q, not %q", n+1, i+1, call.Name, got, want), false
 				}
 			}
+		case echoThinking:
+			if v, ok := checkThinking(n+1, m); !ok {
+				return v, false
+			}
 		case echoReasoning:
 			switch {
 			case m.Reasoning == "":

@@ -88,3 +88,29 @@ func TestCheckEcho(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckThinking(t *testing.T) {
+	turn := func(reasoning string, first bool, sigs ...string) Message {
+		return Message{Role: "assistant", Reasoning: reasoning, Signatures: sigs, ThinkingFirst: first,
+			Calls: []Call{{ID: "t1", Name: "read_file", Arguments: "{}"}}}
+	}
+	tests := []struct {
+		reason string
+		m      Message
+		want   string // "" for no failure
+	}{
+		{"sent back first, unchanged", turn(probeReasoning, true, probeSignature), ""},
+		{"dropped", turn("", false),
+			"request 2: the tool-call turn does not send back its thinking block (Anthropic answers 400 when thinking is on)"},
+		{"the signature dropped", turn(probeReasoning, true, ""),
+			`request 2: the tool-call turn sends back the thinking "Two reads at once will answer this." with the signatures [""], not "Two reads at once will answer this." signed "Y29uZm9ybSB0aGlua2luZyBzaWduYXR1cmU="`},
+		{"after the text", turn(probeReasoning, false, probeSignature),
+			"request 2: the thinking block is not the first block of the tool-call turn (Anthropic answers 400)"},
+	}
+	for _, tt := range tests {
+		v, ok := checkThinking(2, tt.m)
+		if ok != (tt.want == "") || v.details != tt.want {
+			t.Errorf("%s: ok %v, details %q; want %q", tt.reason, ok, v.details, tt.want)
+		}
+	}
+}

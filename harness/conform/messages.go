@@ -11,7 +11,8 @@ import (
 // MessagesCases returns the Anthropic Messages catalog in report order: the
 // clean turn, every benign quirk of harness.MessagesQuirks, its broken
 // streams (an overloaded_error in the middle of a call, a cut before
-// message_stop; on the tool turn only, on every attempt), then the faults.
+// message_stop; on the tool turn only, on every attempt), the thinking
+// echo, then the faults.
 func MessagesCases() []Case {
 	cases := []Case{{ID: "messages_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as Anthropic streams it"}}
 	for _, q := range harness.MessagesQuirks() {
@@ -21,6 +22,7 @@ func MessagesCases() []Case {
 		}
 		cases = append(cases, c)
 	}
+	cases = append(cases, messagesEchoCase())
 	return append(cases, faultCases("messages_")...)
 }
 

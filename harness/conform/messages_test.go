@@ -15,16 +15,16 @@ import (
 
 func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 	// reachesResults are the cases whose conversation reaches the tool
-	// results with the test agents: every benign quirk, and the 429 they wait
-	// out (they give up on a 500, a stall and a reset).
+	// results with the test agents: every benign quirk, the thinking echo,
+	// and the 429 they wait out (they give up on a 500, a stall and a reset).
 	var reachesResults []string
 	for _, c := range MessagesCases() {
-		if c.Expect == ExpectSame || c.Fault == Fault429 {
+		if c.Expect == ExpectSame || c.Expect == ExpectEcho || c.Fault == Fault429 {
 			reachesResults = append(reachesResults, c.ID)
 		}
 	}
-	if len(reachesResults) != 18 {
-		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks and the 429: %v", len(reachesResults), reachesResults)
+	if len(reachesResults) != 19 {
+		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks, the echo and the 429: %v", len(reachesResults), reachesResults)
 	}
 	checkAgents(t, AnthropicMessages, []agentCase{
 		{reason: "a correct Messages agent that waits out a 429 passes every case",
@@ -37,9 +37,10 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 		{reason: "the text block re-sent after the tool_use blocks: every case whose turn reaches the tool results",
 			mode: msgAgentTextLast, want: map[Status][]string{Failure: reachesResults},
 			first: "request 2: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first"},
-		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls), and an input only in content_block_start lost",
+		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls, a thinking block at 0), an input only in content_block_start lost, and no thinking kept to send back",
 			mode: msgAgentPositional, want: map[Status][]string{
-				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use"}}},
+				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use", "messages_echo_thinking"}},
+			echo: "request 2: the tool-call turn does not send back its thinking block (Anthropic answers 400 when thinking is on)"},
 	})
 }
 
@@ -54,7 +55,11 @@ func TestReadMessages(t *testing.T) {
 			want: []Message{{Role: "user", Text: "hi"}}},
 		{reason: "tool_use blocks are the assistant's calls, their input as JSON text; text and thinking join",
 			body: `{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"hm","signature":"x"},{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{"pattern":"p"}},{"type":"text","text":"b"}]}]}`,
-			want: []Message{{Role: "assistant", Text: "ab", Reasoning: "hm", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{"pattern":"p"}`}}, TextAfterCalls: true}}},
+			want: []Message{{Role: "assistant", Text: "ab", Reasoning: "hm", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{"pattern":"p"}`}}, TextAfterCalls: true,
+				Signatures: []string{"x"}, ThinkingFirst: true}}},
+		{reason: "a thinking block after the text is not first",
+			body: `{"messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"thinking","thinking":"hm","signature":"x"},{"type":"tool_use","id":"t1","name":"grep","input":{}}]}]}`,
+			want: []Message{{Role: "assistant", Text: "a", Reasoning: "hm", Signatures: []string{"x"}, Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{}`}}}}},
 		{reason: "text before the calls is not text after them",
 			body: `{"messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{}}]}]}`,
 			want: []Message{{Role: "assistant", Text: "a", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{}`}}}}},
@@ -160,5 +165,42 @@ func TestMessagesCutPoint(t *testing.T) {
 	}
 	if _, err := messagesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
 		t.Errorf("the conclusion has no call: got %v, want ErrQuirkNotApplicable", err)
+	}
+}
+
+// messages_echo_thinking's stream merges into the clean turn plus one
+// thinking block with its signature; a stream with no message_start is
+// left alone.
+func TestAddThinkingBlock(t *testing.T) {
+	first, err := AnthropicMessages.Read([]byte(`{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := probeMessagesConversation(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := agent.MergeMessagesStream(strings.NewReader(string(conv.turns[0])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := addThinkingBlock(conv.turns[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := agent.MergeMessagesStream(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	want := *clean
+	want.Thinking = []agent.Thinking{{Type: agent.ThinkingText, Text: probeReasoning, Signature: probeSignature}}
+	if diff := cmp.Diff(&want, got); diff != "" {
+		t.Errorf("turn (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(body), "event: content_block_start\ndata: {\"content_block\":{\"signature\":\"\",\"thinking\":\"\",\"type\":\"thinking\"},\"index\":0,") {
+		t.Errorf("no thinking block at index 0 in\n%s", body)
+	}
+	if _, err := addThinkingBlock([]byte("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"), 0); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+		t.Errorf("a chat stream: %v, want ErrQuirkNotApplicable", err)
 	}
 }

@@ -47,6 +47,12 @@ type Message struct {
 	// TextAfterCalls: the assistant message has text after a call (Messages:
 	// a text block after a tool_use block, which the API answers with 400).
 	TextAfterCalls bool
+	// Signatures are the signatures of an assistant message's thinking
+	// blocks, in order (Messages).
+	Signatures []string
+	// ThinkingFirst: the assistant message starts with a thinking block
+	// (Messages: with thinking on, the API answers 400 otherwise).
+	ThinkingFirst bool
 }
 
 // A Call is one tool call: Arguments is the JSON text as sent, Extra its

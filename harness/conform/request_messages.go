@@ -32,6 +32,7 @@ type messagesBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
@@ -78,10 +79,11 @@ func readMessages(body []byte) (Request, error) {
 	return r, nil
 }
 
-// assistantMessage is an assistant message's text, thinking and tool_use
-// blocks as one Message.
+// assistantMessage is an assistant message's text, thinking (and its
+// signatures) and tool_use blocks as one Message.
 func assistantMessage(blocks []messagesBlock) Message {
 	msg := Message{Role: "assistant"}
+	msg.ThinkingFirst = len(blocks) > 0 && (blocks[0].Type == "thinking" || blocks[0].Type == "redacted_thinking")
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
@@ -89,6 +91,7 @@ func assistantMessage(blocks []messagesBlock) Message {
 			msg.TextAfterCalls = msg.TextAfterCalls || (len(msg.Calls) > 0 && b.Text != "")
 		case "thinking":
 			msg.Reasoning += b.Thinking
+			msg.Signatures = append(msg.Signatures, b.Signature)
 		case "tool_use":
 			msg.Calls = append(msg.Calls, Call{ID: b.ID, Name: b.Name, Arguments: string(b.Input)})
 		}

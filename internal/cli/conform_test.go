@@ -51,7 +51,7 @@ func TestConformBadInput(t *testing.T) {
 		{"-api messages in recorded mode", append([]string{"conform", "-api", "messages", "-cassette", filepath.Join(dir, "none.yaml")}, agent...),
 			"agentvcr conform: -cassette replays chat-completions recordings only; drop -api messages\n"},
 		{"a chat case under -api messages", append([]string{"conform", "-api", "messages", "-case", "clean"}, agent...),
-			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_overloaded_midstream, messages_cut_before_stop, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
+			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_overloaded_midstream, messages_cut_before_stop, messages_echo_thinking, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
 		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),
 			"agentvcr conform: -timeout 0s: give a positive duration such as 30s\n"},
 	}
@@ -80,9 +80,19 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines = strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 23 || lines[0] != "messages_clean                  quirk   the clean turn, as Anthropic streams it" ||
-		!strings.HasPrefix(lines[22], "messages_fault_reset            fault   the first stream's connection is closed") {
+	if len(lines) != 24 || lines[0] != "messages_clean                  quirk   the clean turn, as Anthropic streams it" ||
+		!strings.HasPrefix(lines[19], "messages_echo_thinking          echo    a thinking block with its signature before the turn") ||
+		!strings.HasPrefix(lines[23], "messages_fault_reset            fault   the first stream's connection is closed") {
 		t.Errorf("-list -api messages printed %d lines:\n%s", len(lines), stdout)
+	}
+	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-api", "responses")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines = strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 25 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
+		!strings.HasPrefix(lines[24], "responses_fault_reset            fault   the first stream's connection is closed") {
+		t.Errorf("-list -api responses printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-cassette", "x.yaml")
 	if code != 0 {
