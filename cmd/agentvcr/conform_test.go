@@ -151,7 +151,8 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"messages_fault_stall":          "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
-		{"responses", "25 cases: 25 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"responses", "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+			"responses_echo_reasoning":  "2 calls re-sent and answered, calls sent by call_id without reasoning items (valid: the model does not see its reasoning again); exit 0",
 			"responses_clean":           "2 calls re-sent and answered; exit 0",
 			"responses_ids_rotate":      "2 calls re-sent and answered; exit 0",
 			"responses_completed_empty": "2 calls re-sent and answered; exit 0",

@@ -23,6 +23,9 @@ const (
 	respAgentByItemID  = "responses_byitemid"  // finds items by the item_id of output_item.added only; arguments from the deltas only
 	respAgentCompleted = "responses_completed" // takes response.completed's output as the turn, as openai-node's final response does
 	respAgentItemIDOut = "responses_itemidout" // answers each call with the item's id instead of its call_id
+	// The two that send each function_call item back with its own id (fc_...):
+	respAgentIDs            = "responses_ids"            // and the reasoning items before them, as the API requires
+	respAgentIDsNoReasoning = "responses_idsnoreasoning" // and no reasoning item (the 400 that cline and continue users hit)
 )
 
 var testResponsesTools = json.RawMessage(`[
@@ -56,6 +59,7 @@ func testResponsesAgent(mode string) int {
 		}
 		var text string
 		var calls []respCall
+		var reasoning []string
 		var err error
 		if mode == respAgentGood {
 			var turn *agent.Turn
@@ -66,7 +70,7 @@ func testResponsesAgent(mode string) int {
 				}
 			}
 		} else {
-			text, calls, err = naiveResponsesMerge(resp.Body, mode == respAgentCompleted)
+			text, calls, reasoning, err = naiveResponsesMerge(resp.Body, mode == respAgentCompleted)
 		}
 		resp.Body.Close()
 		if err != nil {
@@ -77,11 +81,21 @@ func testResponsesAgent(mode string) int {
 			fmt.Println(text)
 			return 0
 		}
+		withIDs := mode == respAgentIDs || mode == respAgentIDsNoReasoning
+		if mode == respAgentIDs {
+			for _, id := range reasoning {
+				input = append(input, map[string]any{"type": "reasoning", "id": id, "summary": []any{}})
+			}
+		}
 		if text != "" {
 			input = append(input, map[string]any{"type": "message", "role": "assistant", "content": text})
 		}
 		for _, c := range calls {
-			input = append(input, map[string]any{"type": "function_call", "call_id": c.callID, "name": c.name, "arguments": c.args})
+			item := map[string]any{"type": "function_call", "call_id": c.callID, "name": c.name, "arguments": c.args}
+			if withIDs {
+				item["id"] = c.itemID
+			}
+			input = append(input, item)
 		}
 		for _, c := range calls {
 			answers := c.callID
@@ -101,7 +115,8 @@ func testResponsesAgent(mode string) int {
 // trustCompleted, response.completed's output replaces what was streamed,
 // even when it is empty. Otherwise it is careful: failed, incomplete and
 // error events are errors, and so is a stream without response.completed.
-func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, error) {
+// reasoning are the ids of the reasoning items announced.
+func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, []string, error) {
 	type item struct {
 		ID        string `json:"id"`
 		Type      string `json:"type"`
@@ -117,6 +132,7 @@ func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, 
 	byID := map[string]*respCall{}
 	var final []item
 	completed := false
+	var reasoning []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -134,14 +150,17 @@ func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, 
 			} `json:"response"`
 		}
 		if err := json.Unmarshal([]byte(data), &ev); err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		switch ev.Type {
 		case "response.output_item.added":
-			if ev.Item.Type == "function_call" {
+			switch ev.Item.Type {
+			case "function_call":
 				c := &respCall{itemID: ev.Item.ID, callID: ev.Item.CallID, name: ev.Item.Name}
 				calls = append(calls, c)
 				byID[ev.Item.ID] = c
+			case "reasoning":
+				reasoning = append(reasoning, ev.Item.ID)
 			}
 		case "response.function_call_arguments.delta":
 			if c := byID[ev.ItemID]; c != nil {
@@ -152,14 +171,14 @@ func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, 
 		case "response.completed":
 			completed, final = true, ev.Response.Output
 		case "response.failed", "response.incomplete", "error":
-			return "", nil, fmt.Errorf("stream error: %s", data)
+			return "", nil, nil, fmt.Errorf("stream error: %s", data)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if !completed {
-		return "", nil, agent.ErrTruncatedStream
+		return "", nil, nil, agent.ErrTruncatedStream
 	}
 	var out []respCall
 	if trustCompleted {
@@ -174,10 +193,10 @@ func naiveResponsesMerge(r io.Reader, trustCompleted bool) (string, []respCall, 
 				out = append(out, respCall{itemID: it.ID, callID: it.CallID, name: it.Name, args: it.Arguments})
 			}
 		}
-		return text.String(), out, nil
+		return text.String(), out, reasoning, nil
 	}
 	for _, c := range calls {
 		out = append(out, *c)
 	}
-	return text.String(), out, nil
+	return text.String(), out, reasoning, nil
 }

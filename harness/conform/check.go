@@ -101,9 +101,11 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	if v, ok := checkFollowUps(c, want, o); !ok {
 		return v
 	}
+	var echoed verdict
 	if c.Expect == ExpectEcho {
-		if v, ok := checkEcho(c, o); !ok {
-			return v
+		var ok bool
+		if echoed, ok = checkEcho(c, o); !ok {
+			return echoed
 		}
 	}
 	switch {
@@ -113,7 +115,7 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, lastLine(o.stderr))
 	}
 	if c.Expect == ExpectEcho {
-		return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s sent back; exit 0", len(want), c.Echo)}
+		return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}
 	}
 	return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}
 }

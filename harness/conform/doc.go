@@ -102,8 +102,11 @@
 // harness.StreamResponsesReply and runs ResponsesCases: the clean turn,
 // every Responses quirk of harness.Quirks (responses_bad_args as
 // ExpectBadArgs; truncated, failed, incomplete, error_event and
-// second_response as ExpectBroken, tool turn only) and the faults, whose
-// stall and reset cut inside the second function_call item.
+// second_response as ExpectBroken, tool turn only),
+// responses_echo_reasoning (a reasoning item first in every turn; calls
+// sent back with their item ids need it before them, and a reasoning item
+// sent needs an assistant item after it) and the faults, whose stall and
+// reset cut inside the second function_call item.
 //
 // # The catalog as data (catalog.go)
 //

@@ -130,8 +130,10 @@ func asSlice(v any) []any        { s, _ := v.([]any); return s }
 func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
 // checkEcho checks that every request carrying the tool turn sends back
-// what the case's stream asked for.
+// what the case's stream asked for. Its verdict's details say, on success,
+// what was sent back.
 func checkEcho(c Case, o outcome) (verdict, bool) {
+	reasoningSent := false
 	for n, r := range o.requests {
 		a := firstAssistant(r.req)
 		if a < 0 {
@@ -139,6 +141,12 @@ func checkEcho(c Case, o outcome) (verdict, bool) {
 		}
 		m := r.req.Messages[a]
 		switch c.Echo {
+		case echoReasoningItem:
+			v, sent, ok := checkReasoningItems(n+1, r.req, m, reasoningItemID(probeResponseID))
+			if !ok {
+				return v, false
+			}
+			reasoningSent = reasoningSent || sent
 		case echoSignature:
 			for i, call := range m.Calls {
 				got, want := signatureOf(call.Extra), signatureFor(i)
@@ -162,7 +170,13 @@ func checkEcho(c Case, o outcome) (verdict, bool) {
 			}
 		}
 	}
-	return verdict{}, true
+	switch {
+	case c.Echo != echoReasoningItem:
+		return verdict{details: c.Echo + " sent back"}, true
+	case reasoningSent:
+		return verdict{details: "the reasoning item sent back before its calls"}, true
+	}
+	return verdict{details: "calls sent by call_id without reasoning items (valid: the model does not see its reasoning again)"}, true
 }
 
 // signatureOf reads extra_content.google.thought_signature, "" when absent.

@@ -82,8 +82,12 @@ func TestCheckEcho(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			v, ok := checkEcho(Case{Echo: tt.echo}, outcome{requests: tt.reqs})
-			if ok != (tt.want == "") || v.details != tt.want {
-				t.Errorf("ok %v, details %q; want %q", ok, v.details, tt.want)
+			want := tt.want
+			if want == "" {
+				want = tt.echo + " sent back" // what the success says
+			}
+			if ok != (tt.want == "") || v.details != want {
+				t.Errorf("ok %v, details %q; want %q", ok, v.details, want)
 			}
 		})
 	}

@@ -23,6 +23,9 @@ type Request struct {
 	Streams  bool
 	Tools    []Tool
 	Messages []Message
+	// LoneReasoning are the ids of reasoning items that no assistant item
+	// follows (Responses: the API answers 400).
+	LoneReasoning []string
 	// Body is the request's body as sent.
 	Body []byte
 }
@@ -53,6 +56,9 @@ type Message struct {
 	// ThinkingFirst: the assistant message starts with a thinking block
 	// (Messages: with thinking on, the API answers 400 otherwise).
 	ThinkingFirst bool
+	// ReasoningIDs are the ids of the reasoning items sent right before the
+	// assistant message's items (Responses).
+	ReasoningIDs []string
 }
 
 // A Call is one tool call: Arguments is the JSON text as sent, Extra its
@@ -62,6 +68,9 @@ type Call struct {
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
 	Extra     json.RawMessage `json:"extra_content,omitempty"`
+	// ItemID is a Responses function_call item's own id as sent ("" when
+	// the agent sends only the call_id).
+	ItemID string `json:"item_id,omitempty"`
 }
 
 // assistants counts the assistant messages: the turn a request asks for.

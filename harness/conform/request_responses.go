@@ -10,7 +10,9 @@ import (
 // a message item is a message of its role (its text parts joined); a run of
 // function_call items, with the assistant message item right before them,
 // is one assistant message whose Calls carry each item's call_id; a
-// function_call_output item is a tool message answering its call_id.
+// function_call_output item is a tool message answering its call_id. A
+// reasoning item belongs to the assistant item right after it; one that no
+// assistant item follows is LoneReasoning.
 var OpenAIResponses = Format{Name: "responses", Read: readResponses, Path: "/responses",
 	build: probeResponsesConversation, cases: ResponsesCases, cut: responsesCutPoint}
 
@@ -33,6 +35,7 @@ type responsesItem struct {
 	Type      string          `json:"type"`
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
+	ID        string          `json:"id"`
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
@@ -61,24 +64,38 @@ func readResponses(body []byte) (Request, error) {
 	if err := json.Unmarshal(w.Input, &items); err != nil || items == nil {
 		return Request{}, fmt.Errorf("%w: \"input\" is neither a string nor an array of items", ErrNotARequest)
 	}
-	open := false // the last message is an assistant message that calls may join
+	open := false          // the last message is an assistant message that calls may join
+	var reasoning []string // reasoning items waiting for the assistant item after them
 	for _, it := range items {
 		switch {
+		case it.Type == "reasoning":
+			reasoning = append(reasoning, it.ID)
+			continue
 		case it.Type == "function_call":
 			if !open {
 				r.Messages = append(r.Messages, Message{Role: "assistant"})
 				open = true
 			}
 			last := &r.Messages[len(r.Messages)-1]
-			last.Calls = append(last.Calls, Call{ID: it.CallID, Name: it.Name, Arguments: argumentsText(it.Arguments)})
+			last.ReasoningIDs = append(last.ReasoningIDs, reasoning...)
+			last.Calls = append(last.Calls, Call{ID: it.CallID, Name: it.Name, Arguments: argumentsText(it.Arguments), ItemID: it.ID})
 		case it.Type == "function_call_output":
+			r.LoneReasoning = append(r.LoneReasoning, reasoning...)
 			r.Messages = append(r.Messages, Message{Role: "tool", CallID: it.CallID})
 			open = false
 		case it.Type == "message" || (it.Type == "" && it.Role != ""):
-			r.Messages = append(r.Messages, Message{Role: it.Role, Text: contentText(it.Content)})
+			m := Message{Role: it.Role, Text: contentText(it.Content)}
+			if it.Role == "assistant" {
+				m.ReasoningIDs = reasoning
+			} else {
+				r.LoneReasoning = append(r.LoneReasoning, reasoning...)
+			}
+			r.Messages = append(r.Messages, m)
 			open = it.Role == "assistant"
-		default: // reasoning and built-in tool items: not part of the checks
+		default: // built-in tool items: not part of the checks
 		}
+		reasoning = nil
 	}
+	r.LoneReasoning = append(r.LoneReasoning, reasoning...)
 	return r, nil
 }

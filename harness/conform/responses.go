@@ -11,8 +11,8 @@ import (
 // ResponsesCases returns the OpenAI Responses catalog in report order: the
 // clean turn, every Responses quirk of harness.Quirks (bad_args as in chat
 // completions; the other broken streams, a cut or a failure before
-// response.completed, on the tool turn only, on every attempt), then the
-// faults.
+// response.completed, on the tool turn only, on every attempt), the
+// reasoning echo, then the faults.
 func ResponsesCases() []Case {
 	cases := []Case{{ID: "responses_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range harness.Quirks() {
@@ -28,6 +28,7 @@ func ResponsesCases() []Case {
 		}
 		cases = append(cases, c)
 	}
+	cases = append(cases, responsesEchoCase())
 	return append(cases, faultCases("responses_")...)
 }
 

@@ -1,7 +1,9 @@
 package conform
 
 import (
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,26 +15,37 @@ import (
 
 func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 	// reachesResults are the cases whose conversation reaches the tool
-	// results with the test agents: every benign quirk, bad_args, and the 429
-	// they wait out (they give up on a 500, a stall and a reset).
+	// results with the test agents: every benign quirk, bad_args, the
+	// reasoning echo, and the 429 they wait out (they give up on a 500, a
+	// stall and a reset).
 	var reachesResults []string
 	for _, c := range ResponsesCases() {
-		if c.Expect == ExpectSame || c.Expect == ExpectBadArgs || c.Fault == Fault429 {
+		if c.Expect == ExpectSame || c.Expect == ExpectBadArgs || c.Expect == ExpectEcho || c.Fault == Fault429 {
 			reachesResults = append(reachesResults, c.ID)
 		}
 	}
-	if len(reachesResults) != 17 {
-		t.Fatalf("%d cases reach the tool results, want the clean turn, 14 benign quirks, bad_args and the 429: %v", len(reachesResults), reachesResults)
+	if len(reachesResults) != 18 {
+		t.Fatalf("%d cases reach the tool results, want the clean turn, 14 benign quirks, bad_args, the echo and the 429: %v", len(reachesResults), reachesResults)
 	}
-	// The naive merger keeps reading after the first response.completed, so
-	// a second response in the stream becomes part of its turn.
-	itemIDOut := append(append([]string{}, reachesResults[:len(reachesResults)-1]...), "responses_second_response", "responses_fault_429")
+	// naive are the cases the naive merger fails: it finds items only by the
+	// id output_item.added gave them, takes arguments only from the deltas,
+	// and reads on after the first response.completed, so a second response
+	// becomes part of its turn.
+	naive := []string{"responses_added_by_call_id", "responses_args_only_in_done", "responses_args_only_in_item_done",
+		"responses_never_announced", "responses_ids_rotate", "responses_second_response"}
+	itemIDOut := slices.Insert(slices.Clone(reachesResults), len(reachesResults)-2, "responses_second_response")
 	checkAgents(t, OpenAIResponses, []agentCase{
 		{reason: "a correct Responses agent that waits out a 429 passes every case",
-			mode: respAgentGood, want: map[Status][]string{}},
-		{reason: "items found by the id output_item.added gave them and arguments only from the deltas: every quirk that moves an id or the arguments, and the second response",
-			mode: respAgentByItemID, want: map[Status][]string{Failure: {"responses_added_by_call_id", "responses_args_only_in_done",
-				"responses_args_only_in_item_done", "responses_never_announced", "responses_ids_rotate", "responses_second_response"}}},
+			mode: respAgentGood, want: map[Status][]string{},
+			echo: "2 calls re-sent and answered, calls sent by call_id without reasoning items (valid: the model does not see its reasoning again); exit 0"},
+		{reason: "the naive merger: every quirk that moves an id or the arguments, and the second response",
+			mode: respAgentByItemID, want: map[Status][]string{Failure: naive}},
+		{reason: "the naive merger, sending each call with its item id and the reasoning item before them, as the API requires",
+			mode: respAgentIDs, want: map[Status][]string{Failure: naive},
+			echo: "2 calls re-sent and answered, the reasoning item sent back before its calls; exit 0"},
+		{reason: "the naive merger, sending each call with its item id but no reasoning item: the naive cases and the echo",
+			mode: respAgentIDsNoReasoning, want: map[Status][]string{Failure: append(slices.Clone(naive), "responses_echo_reasoning")},
+			echo: `request 2: call 1 (read_file) is sent with its item id "fc_conform_1_0" but without the reasoning item "rs_conform_1" before it (OpenAI answers 400: it was provided without its required reasoning item)`},
 		{reason: "response.completed's output taken as the turn (openai-node's final response): an empty or reordered output, and the second response",
 			mode: respAgentCompleted, want: map[Status][]string{Failure: {"responses_completed_empty", "responses_completed_reordered", "responses_second_response"}}},
 		{reason: "each call answered with its item id instead of its call_id: every case whose turn reaches the tool results",
@@ -55,13 +68,17 @@ func TestReadResponses(t *testing.T) {
 			body: `{"input":[{"type":"message","role":"user","content":"hi"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]},` +
 				`{"type":"function_call","id":"fc_1","call_id":"c1","name":"grep","arguments":"{\"pattern\":\"p\"}"},{"type":"function_call","call_id":"c2","name":"glob","arguments":"{}"},` +
 				`{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"function_call_output","call_id":"c2","output":"y"}]}`,
-			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "a", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{"pattern":"p"}`}, {ID: "c2", Name: "glob", Arguments: `{}`}}},
+			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "a", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{"pattern":"p"}`, ItemID: "fc_1"}, {ID: "c2", Name: "glob", Arguments: `{}`}}},
 				{Role: "tool", CallID: "c1"}, {Role: "tool", CallID: "c2"}}, assistants: 1},
-		{reason: "calls with no assistant text are an assistant message of their own; a message item without type counts; reasoning items are skipped",
+		{reason: "calls with no assistant text are an assistant message of their own, with the reasoning item before them; a message item without type counts",
 			body: `{"input":[{"role":"user","content":[{"type":"input_text","text":"hi"}]},{"type":"reasoning","id":"rs_1","summary":[]},{"type":"function_call","call_id":"c1","name":"grep","arguments":"{}"},` +
 				`{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"function_call","call_id":"c2","name":"grep","arguments":"{}"}]}`,
-			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}},
+			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}, ReasoningIDs: []string{"rs_1"}},
 				{Role: "tool", CallID: "c1"}, {Role: "assistant", Calls: []Call{{ID: "c2", Name: "grep", Arguments: `{}`}}}}, assistants: 2},
+		{reason: "reasoning items before or among the assistant items belong to that assistant message",
+			body:       `{"input":[{"type":"reasoning","id":"rs_1"},{"type":"message","role":"assistant","content":"a"},{"type":"reasoning","id":"rs_2"},{"type":"function_call","call_id":"c1","name":"grep","arguments":"{}"}]}`,
+			want:       []Message{{Role: "assistant", Text: "a", ReasoningIDs: []string{"rs_1", "rs_2"}, Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}}},
+			assistants: 1},
 	}
 	for _, tt := range tests {
 		r, err := OpenAIResponses.Read([]byte(tt.body))
@@ -74,6 +91,10 @@ func TestReadResponses(t *testing.T) {
 		if got := r.assistants(); got != tt.assistants {
 			t.Errorf("%s: %d assistant messages, want %d", tt.reason, got, tt.assistants)
 		}
+	}
+	lone, err := OpenAIResponses.Read([]byte(`{"input":[{"type":"reasoning","id":"rs_1"},{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"reasoning","id":"rs_2"}]}`))
+	if err != nil || !slices.Equal(lone.LoneReasoning, []string{"rs_1", "rs_2"}) {
+		t.Errorf("reasoning items no assistant item follows: %q, %v; want rs_1 and rs_2", lone.LoneReasoning, err)
 	}
 	for _, bad := range []string{`{"input":7}`, `{"model":"m"}`, `[`} {
 		if _, err := OpenAIResponses.Read([]byte(bad)); !errors.Is(err, ErrNotARequest) {
@@ -112,5 +133,96 @@ func TestResponsesCutPoint(t *testing.T) {
 	}
 	if _, err := responsesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
 		t.Errorf("the conclusion has no call: got %v, want ErrQuirkNotApplicable", err)
+	}
+}
+
+// responses_echo_reasoning's stream merges into the clean turn's text and
+// calls, with no warning: the reasoning item comes first in the stream and
+// in response.completed's output, and the sequence numbers stay in order.
+// A stream with no response.created is left alone.
+func TestAddReasoningItem(t *testing.T) {
+	first, err := OpenAIResponses.Read([]byte(`{"model":"m","stream":true,"input":[],"tools":` + string(testResponsesTools) + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := probeResponsesConversation(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := agent.MergeResponsesStream(strings.NewReader(string(conv.turns[0])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := addReasoningItem(conv.turns[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := agent.MergeResponsesStream(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	if diff := cmp.Diff([]any{clean.Text, clean.ToolCalls, []string(nil)}, []any{got.Text, got.ToolCalls, got.Warnings}); diff != "" {
+		t.Errorf("text, calls, warnings (-clean +got):\n%s", diff)
+	}
+	events := harness.ParseSSE(body)
+	var seqs []int
+	for _, ev := range events {
+		var e struct {
+			Seq *int `json:"sequence_number"`
+		}
+		if json.Unmarshal([]byte(ev.Data), &e) == nil && e.Seq != nil {
+			seqs = append(seqs, *e.Seq)
+		}
+	}
+	for i, s := range seqs {
+		if s != i {
+			t.Fatalf("sequence numbers %v, want 0 to %d", seqs, len(seqs)-1)
+		}
+	}
+	wantAdded := `{"item":{"id":"rs_conform_1","summary":[],"type":"reasoning"},"output_index":0,"sequence_number":2,"type":"response.output_item.added"}`
+	if events[2].Name != "response.output_item.added" || events[2].Data != wantAdded {
+		t.Errorf("event 3: %s %s\nwant the reasoning item: %s", events[2].Name, events[2].Data, wantAdded)
+	}
+	last := events[len(events)-1].Data
+	if !strings.Contains(last, `"output":[{"id":"rs_conform_1","summary":[{"text":"Two reads at once will answer this.","type":"summary_text"}],"type":"reasoning"},{`) {
+		t.Errorf("response.completed does not list the reasoning item first: %s", last)
+	}
+	if reasoningItemID(probeResponseID) != "rs_conform_1" {
+		t.Errorf("the probe's reasoning item is %q, want the stream's rs_conform_1", reasoningItemID(probeResponseID))
+	}
+	if _, err := addReasoningItem([]byte("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"), 0); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+		t.Errorf("a chat stream: %v, want ErrQuirkNotApplicable", err)
+	}
+}
+
+func TestCheckReasoningItems(t *testing.T) {
+	calls := func(itemIDs ...string) []Call {
+		var cs []Call
+		for i, id := range itemIDs {
+			cs = append(cs, Call{ID: "c" + string(rune('1'+i)), Name: "grep", Arguments: "{}", ItemID: id})
+		}
+		return cs
+	}
+	tests := []struct {
+		reason string
+		r      Request
+		m      Message
+		sent   bool
+		want   string // "" for no failure
+	}{
+		{"calls by call_id, no reasoning", Request{}, Message{Calls: calls("", "")}, false, ""},
+		{"item ids with the reasoning item", Request{}, Message{Calls: calls("fc_1", "fc_2"), ReasoningIDs: []string{"rs_conform_1"}}, true, ""},
+		{"item ids without the reasoning item", Request{}, Message{Calls: calls("", "fc_2")}, false,
+			`request 2: call 2 (grep) is sent with its item id "fc_2" but without the reasoning item "rs_conform_1" before it (OpenAI answers 400: it was provided without its required reasoning item)`},
+		{"another reasoning item", Request{}, Message{Calls: calls("", ""), ReasoningIDs: []string{"rs_other"}}, false,
+			`request 2: the tool-call turn sends back the reasoning item "rs_other", not "rs_conform_1"`},
+		{"a reasoning item with nothing after it", Request{LoneReasoning: []string{"rs_conform_1"}}, Message{Calls: calls("", "")}, false,
+			`request 2: the reasoning item "rs_conform_1" is sent with no assistant item after it (OpenAI answers 400: it was provided without its required following item)`},
+	}
+	for _, tt := range tests {
+		v, sent, ok := checkReasoningItems(2, tt.r, tt.m, "rs_conform_1")
+		if ok != (tt.want == "") || v.details != tt.want || sent != tt.sent {
+			t.Errorf("%s: ok %v, sent %v, details %q; want sent %v, %q", tt.reason, ok, sent, v.details, tt.sent, tt.want)
+		}
 	}
 }

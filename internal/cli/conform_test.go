@@ -90,8 +90,9 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines = strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 25 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
-		!strings.HasPrefix(lines[24], "responses_fault_reset            fault   the first stream's connection is closed") {
+	if len(lines) != 26 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
+		!strings.HasPrefix(lines[21], "responses_echo_reasoning         echo    a reasoning item before the turn's items") ||
+		!strings.HasPrefix(lines[25], "responses_fault_reset            fault   the first stream's connection is closed") {
 		t.Errorf("-list -api responses printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-cassette", "x.yaml")
