@@ -44,6 +44,21 @@ func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
 	})
 }
 
+// probeFor is the probe's conversation in format f for a first request
+// whose body is body.
+func probeFor(t *testing.T, f Format, body string) *conversation {
+	t.Helper()
+	first, err := f.Read([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := f.build(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conv
+}
+
 // agentCase is a test agent and the status it must get in each case of a
 // catalog (SUCCESS where want names none).
 type agentCase struct {
