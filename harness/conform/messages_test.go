@@ -143,7 +143,7 @@ func TestWrongFormat(t *testing.T) {
 // A stall or reset on a Messages stream breaks it inside the second call,
 // after its first non-empty partial_json, as on a chat stream.
 func TestMessagesCutPoint(t *testing.T) {
-	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`)
+	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
 	events := harness.ParseSSE(conv.turns[0])
 	n, err := messagesCutPoint(events)
 	if err != nil {
@@ -165,7 +165,7 @@ func TestMessagesCutPoint(t *testing.T) {
 // thinking block with its signature; a stream with no message_start is
 // left alone.
 func TestAddThinkingBlock(t *testing.T) {
-	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`)
+	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
 	clean, err := agent.MergeMessagesStream(strings.NewReader(string(conv.turns[0])))
 	if err != nil {
 		t.Fatal(err)

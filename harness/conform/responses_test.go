@@ -111,7 +111,7 @@ func TestReadResponses(t *testing.T) {
 // A stall or reset on a Responses stream breaks it inside the second
 // function_call item, after its first non-empty arguments delta.
 func TestResponsesCutPoint(t *testing.T) {
-	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":` + string(testResponsesTools) + `}`)
+	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
 	events := harness.ParseSSE(conv.turns[0])
 	n, err := responsesCutPoint(events)
 	if err != nil {
@@ -134,7 +134,7 @@ func TestResponsesCutPoint(t *testing.T) {
 // in response.completed's output, and the sequence numbers stay in order.
 // A stream with no response.created is left alone.
 func TestAddReasoningItem(t *testing.T) {
-	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":` + string(testResponsesTools) + `}`)
+	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
 	clean, err := agent.MergeResponsesStream(strings.NewReader(string(conv.turns[0])))
 	if err != nil {
 		t.Fatal(err)
