@@ -239,3 +239,13 @@ func TestConformRecordedThroughRecord(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// Our agent speaking Messages, run under conform's default -api chat: the
+// run stops after the first case with one line that names the -api to use.
+func TestConformAgentOfAnotherFormat(t *testing.T) {
+	code, stdout, stderr := conform(ownAgent(t, "-api", "messages", "-idle-timeout", "2s")...)
+	want := "agentvcr conform: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)\n"
+	if code != 2 || stdout != "" || stderr != want {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
+	}
+}

@@ -8,9 +8,10 @@
 // once per case, with OPENAI_BASE_URL set to the case's scenario URL
 // (http://127.0.0.1:PORT/s/<case>/v1), ANTHROPIC_BASE_URL to the same URL
 // without /v1, OPENAI_API_KEY and ANTHROPIC_API_KEY to DummyKey and
-// AGENTVCR_CASE (CaseVariable) to the case's id. A request on the other
+// AGENTVCR_CASE (CaseVariable) to the case's id. A request on another
 // format's path (Format.Path) fails with ErrWrongPath, naming the -api
-// that speaks it. Each run is bounded by Options.Timeout;
+// that speaks it; on the first case it ends the run (Run returns it). Each
+// run is bounded by Options.Timeout;
 // at the deadline the agent's whole process group is killed. The clean case
 // runs first and alone, the others Options.Parallel at a time.
 //

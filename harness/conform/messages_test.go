@@ -108,9 +108,10 @@ func checkTestTools(t *testing.T, r Request) {
 	}
 }
 
-// A chat agent run with -api messages (and a Messages agent with -api chat)
-// fails its case with a message naming the path it posted to and the -api
-// that speaks it.
+// An agent that posts its first case to another format's path (a chat
+// agent under -api messages, a Messages agent under -api chat, ...) ends
+// the run at once with ErrWrongPath, naming the path and the -api that
+// speaks it: no case could pass. A case that is not the first fails alone.
 func TestWrongFormat(t *testing.T) {
 	tests := []struct {
 		reason string
@@ -119,24 +120,31 @@ func TestWrongFormat(t *testing.T) {
 		want   string
 	}{
 		{reason: "a chat agent under -api messages", mode: agentGood, format: AnthropicMessages,
-			want: "request 1: request on another format's path: conform runs -api messages, which posts to .../v1/messages, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
+			want: "request on another format's path: conform runs -api messages, which posts to .../v1/messages, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 		{reason: "a Messages agent under -api chat", mode: msgAgentGood, format: ChatCompletions,
-			want: "request 1: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)"},
+			want: "request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)"},
 		{reason: "a Responses agent under -api chat", mode: respAgentGood, format: ChatCompletions,
-			want: "request 1: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/responses (-api responses speaks that format)"},
+			want: "request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/responses (-api responses speaks that format)"},
 		{reason: "a chat agent under -api responses", mode: agentGood, format: OpenAIResponses,
-			want: "request 1: request on another format's path: conform runs -api responses, which posts to .../v1/responses, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
+			want: "request on another format's path: conform runs -api responses, which posts to .../v1/responses, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 	}
 	for _, tt := range tests {
-		first := tt.format.Cases()[:1]
-		results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: tt.format, Cases: first, Timeout: slow * 10 * time.Second})
-		if err != nil {
-			t.Fatal(err)
+		_, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: tt.format, Timeout: slow * 10 * time.Second})
+		if !errors.Is(err, ErrWrongPath) || err.Error() != tt.want {
+			t.Errorf("%s: Run: %v\nwant %s", tt.reason, err, tt.want)
 		}
-		got := string(results[0].Status) + ": " + results[0].Details
-		if diff := cmp.Diff("FAILURE: "+tt.want, got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
-		}
+	}
+	alone, err := SelectCases(MessagesCases(), []string{"messages_crlf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Format: AnthropicMessages, Cases: alone, Timeout: slow * 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "FAILURE: request 1: " + tests[0].want
+	if got := string(results[0].Status) + ": " + results[0].Details; got != want {
+		t.Errorf("a case that is not the first: %s\nwant %s", got, want)
 	}
 }
 

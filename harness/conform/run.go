@@ -45,9 +45,11 @@ type Options struct {
 // Run runs the agent once per case against one loopback server, each case
 // on its own scenario URL, and judges what it sent. The first case (clean,
 // or replay in recorded mode) runs first and alone: when the probe cannot
-// pick tools from the agent's first request, Run returns that error
-// (ErrNoReadOnlyTool, ErrUnknownCall) and runs nothing else; in recorded
-// mode the replay's requests are what the other cases must send.
+// pick tools from the agent's first request (ErrNoReadOnlyTool,
+// ErrUnknownCall), or the agent posts it to another format's path
+// (ErrWrongPath, naming the -api that speaks it), Run returns that error
+// and runs nothing else; in recorded mode the replay's requests are what
+// the other cases must send.
 func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Format.Read == nil {
 		opt.Format = ChatCompletions
@@ -101,6 +103,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			rest = append(rest, i)
 			continue
 		}
+		states[c.ID].first = true
 		runOne(i)
 		if err := states[c.ID].probeError(); err != nil {
 			return nil, err
@@ -140,6 +143,9 @@ type caseState struct {
 	c      Case
 	format Format
 	calls  []CallSpec
+	// first: the case runs first and alone (clean, or replay); its
+	// probe error ends the run.
+	first bool
 
 	mu       sync.Mutex
 	start    time.Time
@@ -171,6 +177,9 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 			ErrWrongPath, st.format.Name, strings.TrimPrefix(st.format.Path, "/v1"), sr.Path, hint)
 		st.reqs = append(st.reqs, received{err: err, at: time.Since(st.start)})
 		st.bodies = append(st.bodies, sr.Body)
+		if hint != "" && st.first && st.conv == nil {
+			st.probeErr = err // the agent speaks another format: no case can pass
+		}
 		return errorReply(http.StatusNotFound, "conform: "+err.Error()), nil
 	}
 	req, err := st.format.Read(sr.Body)
@@ -252,7 +261,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	switch {
 	case st.probeErr != nil:
 		v = fail("%v", st.probeErr)
-	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0:
+	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
 		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
 	case opt.Recording != nil && reference == nil:
 		v = checkRecorded(opt.Recording.Requests, "the recording", opt.Recording.Ignore, o)
@@ -268,6 +277,18 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
 		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies}
+}
+
+// allRead reports whether every request the case received was read (none
+// was refused for its path or its body): only then can an unchanged reply
+// make the case SKIPPED.
+func (st *caseState) allRead() bool {
+	for _, r := range st.reqs {
+		if r.err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // serverLog keeps the server's lines about requests it could not route (a
