@@ -197,46 +197,64 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 	}
 }
 
-// The documented recorded-mode workflow: agentvcr record in front of a
-// gateway (the scripted one), our agent through it, then conform replays
-// the recording to the agent, clean and under every benign quirk.
+// The documented recorded-mode workflow, in each wire format: agentvcr
+// record in front of a gateway (the scripted one), our agent through it,
+// then conform replays the recording to the agent, clean and under every
+// benign quirk of that format.
 func TestConformRecordedThroughRecord(t *testing.T) {
-	const key = "sk-test-conform-record-0123456789"
-	gw, stopGW := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
-	defer stopGW()
-	dir := t.TempDir()
-	if err := demo.WriteSandbox(dir); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		api     string
+		keyEnv  string
+		summary string
+	}{
+		{"chat", "OPENAI_API_KEY", "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"},
+		{"messages", "ANTHROPIC_API_KEY", "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"},
+		{"responses", "OPENAI_API_KEY", "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"},
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	var recErr bytes.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- cli.Record(ctx, cli.Env{Dir: dir, Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: pw, Stderr: &recErr},
-			[]string{"-upstream", gw, "-o", "rec.yaml"})
-		pw.Close()
-	}()
-	first, err := bufio.NewReader(pr).ReadString('\n')
-	base, ok := strings.CutPrefix(strings.TrimSpace(first), "OPENAI_BASE_URL=")
-	if err != nil || !ok {
-		t.Fatalf("record's first line %q: %v", first, err)
-	}
-	go io.Copy(io.Discard, pr)
-	vars := map[string]string{"OPENAI_API_KEY": key}
-	if code, _, stderr := cli.Capture(cli.Env{Dir: dir, Getenv: func(k string) string { return vars[k] }}, "run", "-base-url", base, "-model", demo.ScriptParallel); code != 0 {
-		t.Fatalf("run through record: exit %d: %s", code, stderr)
-	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("record: exit %d: %s", code, recErr.String())
-	}
-	args := ownAgent(t)
-	args[4] = demo.ScriptParallel // -model
-	args[6] = dir                 // -C: the workspace it was recorded on
-	code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join(dir, "rec.yaml")}, args...)...)
-	if code != 0 || stderr != "" || !strings.Contains(stdout, "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
-		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	for _, tt := range tests {
+		t.Run(tt.api, func(t *testing.T) {
+			const key = "sk-test-conform-record-0123456789"
+			gw, stopGW := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+			defer stopGW()
+			dir := t.TempDir()
+			if err := demo.WriteSandbox(dir); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			pr, pw := io.Pipe()
+			var recErr bytes.Buffer
+			done := make(chan int, 1)
+			go func() {
+				done <- cli.Record(ctx, cli.Env{Dir: dir, Getenv: func(string) string { return "" }, Stdin: strings.NewReader(""), Stdout: pw, Stderr: &recErr},
+					[]string{"-upstream", gw, "-o", "rec.yaml"})
+				pw.Close()
+			}()
+			first, err := bufio.NewReader(pr).ReadString('\n')
+			base, ok := strings.CutPrefix(strings.TrimSpace(first), "OPENAI_BASE_URL=")
+			if err != nil || !ok {
+				t.Fatalf("record's first line %q: %v", first, err)
+			}
+			go io.Copy(io.Discard, pr)
+			if tt.api == "messages" {
+				base = strings.TrimSuffix(base, "/v1") // Anthropic's base URL has no /v1
+			}
+			vars := map[string]string{tt.keyEnv: key}
+			if code, _, stderr := cli.Capture(cli.Env{Dir: dir, Getenv: func(k string) string { return vars[k] }},
+				"run", "-api", tt.api, "-base-url", base, "-model", demo.ScriptParallel); code != 0 {
+				t.Fatalf("run through record: exit %d: %s", code, stderr)
+			}
+			cancel()
+			if code := <-done; code != 0 {
+				t.Fatalf("record: exit %d: %s", code, recErr.String())
+			}
+			args := ownAgent(t, "-api", tt.api)
+			args[4] = demo.ScriptParallel // -model
+			args[6] = dir                 // -C: the workspace it was recorded on
+			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-cassette", filepath.Join(dir, "rec.yaml")}, args...)...)
+			if code != 0 || stderr != "" || !strings.Contains(stdout, tt.summary) {
+				t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+		})
 	}
 }
 

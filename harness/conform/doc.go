@@ -69,9 +69,11 @@
 // every benign quirk, applied to every reply, where the requests must equal
 // the replay's. Requests compare as canonical JSON with each tool call's id
 // replaced by the call's position in the conversation (a tool message's
-// tool_call_id by the position of the call it answers), and Ignore paths
-// (dotted, * for any key or index) left out. A quirk that changes no reply
-// is SKIPPED.
+// tool_call_id by the position of the call it answers; in Messages the
+// tool_use and tool_result ids, in Responses the call_ids, with the item
+// ids the stream chose left out: Format.renumber), and Ignore paths
+// (dotted, * for any key or index) left out. The quirks are the format's
+// own. A quirk that changes no reply is SKIPPED.
 //
 // # Wire formats (request*.go, messages.go, responses.go)
 //

@@ -46,12 +46,13 @@ func ReadRecording(path string) (*Recording, error) {
 	return r, nil
 }
 
-// RecordedCases are recorded mode's cases: the replay of the cassette as
-// recorded (a sanity check: the agent must send what it sent when
-// recorded), then every benign quirk applied to every reply.
-func RecordedCases() []Case {
+// RecordedCases are recorded mode's cases in format f: the replay of the
+// cassette as recorded (a sanity check: the agent must send what it sent
+// when recorded), then every benign quirk of the format applied to every
+// reply.
+func RecordedCases(f Format) []Case {
 	cases := []Case{{ID: "replay", Tier: TierRecorded, Source: "-", Doc: "the cassette replayed as recorded"}}
-	for _, c := range Cases() {
+	for _, c := range f.Cases() {
 		if c.Tier == TierQuirk && c.Transform != nil && c.Expect == ExpectSame {
 			c.Tier = TierRecorded
 			cases = append(cases, c)
@@ -61,11 +62,9 @@ func RecordedCases() []Case {
 }
 
 // canonical decodes a request body for comparison: ignored paths removed,
-// each tool call's id replaced by the call's position in the conversation
-// ("#1", "#2", ...) and each tool message's tool_call_id by the position of
-// the call it answers in the assistant message before it, so ids an agent
+// then the call ids replaced by position (Format.renumber), so ids an agent
 // made up compare equal.
-func canonical(body []byte, ignore []string) (any, error) {
+func canonical(f Format, body []byte, ignore []string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	dec.UseNumber()
 	var v any
@@ -75,36 +74,110 @@ func canonical(body []byte, ignore []string) (any, error) {
 	for _, p := range ignore {
 		v = dropPath(v, strings.Split(p, "."))
 	}
-	top, _ := v.(map[string]any)
-	msgs, _ := top["messages"].([]any)
-	n := 0
-	var current map[string]string // the latest assistant message's ids
-	for _, m := range msgs {
-		msg, ok := m.(map[string]any)
-		if !ok {
-			continue
+	if top, ok := v.(map[string]any); ok && f.renumber != nil {
+		f.renumber(top)
+	}
+	return v, nil
+}
+
+// callNumbers replaces call ids by their position in a conversation: call
+// gives each call a number ("#1", "#2", ...) in order, answer the number of
+// the call an answer names, from the latest run of calls.
+type callNumbers struct {
+	n       int
+	current map[string]string
+}
+
+// calls starts a new run of calls (an assistant message's).
+func (c *callNumbers) calls() { c.current = map[string]string{} }
+
+// call numbers the call whose id is in m[key], in place.
+func (c *callNumbers) call(m map[string]any, key string) {
+	c.n++
+	if id, ok := m[key].(string); ok {
+		if c.current == nil {
+			c.calls()
 		}
+		c.current[id] = "#" + strconv.Itoa(c.n)
+		m[key] = c.current[id]
+	}
+}
+
+// answer replaces the call id in m[key] by that call's number, in place.
+func (c *callNumbers) answer(m map[string]any, key string) {
+	if id, ok := m[key].(string); ok {
+		if pos, known := c.current[id]; known {
+			m[key] = pos
+		} else {
+			m[key] = "(no call) " + id
+		}
+	}
+}
+
+// renumberChat numbers each tool call's id and each tool message's
+// tool_call_id.
+func renumberChat(top map[string]any) {
+	var c callNumbers
+	for _, m := range asSlice(top["messages"]) {
+		msg := asMap(m)
 		if calls, ok := msg["tool_calls"].([]any); ok {
-			current = map[string]string{}
-			for _, c := range calls {
-				if call, ok := c.(map[string]any); ok {
-					n++
-					if id, ok := call["id"].(string); ok {
-						current[id] = "#" + strconv.Itoa(n)
-						call["id"] = current[id]
-					}
+			c.calls()
+			for _, call := range calls {
+				if call, ok := call.(map[string]any); ok {
+					c.call(call, "id")
 				}
 			}
 		}
-		if id, ok := msg["tool_call_id"].(string); ok {
-			if pos, known := current[id]; known {
-				msg["tool_call_id"] = pos
-			} else {
-				msg["tool_call_id"] = "(no call) " + id
+		c.answer(msg, "tool_call_id")
+	}
+}
+
+// renumberMessages numbers each tool_use block's id and each tool_result
+// block's tool_use_id.
+func renumberMessages(top map[string]any) {
+	var c callNumbers
+	for _, m := range asSlice(top["messages"]) {
+		msg := asMap(m)
+		blocks := asSlice(msg["content"])
+		if msg["role"] == "assistant" {
+			c.calls()
+		}
+		for _, b := range blocks {
+			block := asMap(b)
+			switch block["type"] {
+			case "tool_use":
+				c.call(block, "id")
+			case "tool_result":
+				c.answer(block, "tool_use_id")
 			}
 		}
 	}
-	return v, nil
+}
+
+// renumberResponses numbers each function_call item's call_id (and drops
+// its item id, which the stream chose) and each function_call_output's
+// call_id.
+func renumberResponses(top map[string]any) {
+	var c callNumbers
+	inCalls := false
+	for _, it := range asSlice(top["input"]) {
+		item := asMap(it)
+		switch item["type"] {
+		case "function_call":
+			if !inCalls {
+				c.calls()
+			}
+			inCalls = true
+			c.call(item, "call_id")
+			if _, ok := item["id"]; ok {
+				item["id"] = "(item id)"
+			}
+			continue
+		case "function_call_output":
+			c.answer(item, "call_id")
+		}
+		inCalls = false
+	}
 }
 
 // dropPath removes what path names from v.
@@ -143,16 +216,16 @@ func dropPath(v any, path []string) any {
 // checkRecorded compares what the agent sent, request by request, with
 // want (the recording for the replay, the replay's requests for a quirk),
 // and wants exit 0.
-func checkRecorded(want [][]byte, against string, ignore []string, o outcome) verdict {
+func checkRecorded(f Format, want [][]byte, against string, ignore []string, o outcome) verdict {
 	if v, ok := checkStart(o); !ok {
 		return v
 	}
 	for i := range min(len(want), len(o.requests)) {
-		w, err := canonical(want[i], ignore)
+		w, err := canonical(f, want[i], ignore)
 		if err != nil {
 			return fail("%s request %d is not JSON: %v", against, i+1, err)
 		}
-		g, err := canonical(o.requests[i].req.Body, ignore)
+		g, err := canonical(f, o.requests[i].req.Body, ignore)
 		if err != nil {
 			return fail("request %d is not JSON: %v", i+1, err)
 		}

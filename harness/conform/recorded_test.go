@@ -57,7 +57,7 @@ func TestRecordedMode(t *testing.T) {
 			t.Parallel()
 			r := *rec
 			r.Ignore = tt.ignore
-			cases, err := SelectCases(RecordedCases(), tt.cases)
+			cases, err := SelectCases(RecordedCases(ChatCompletions), tt.cases)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,25 +78,47 @@ func TestCanonicalComparesIDsByPosition(t *testing.T) {
 		a, b   string
 		ignore []string
 		equal  bool
+		format Format
 	}{
 		{"ids made up differently, answered in the same order", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]},{"role":"tool","tool_call_id":"a"},{"role":"tool","tool_call_id":"b"}]}`,
-			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"x"},{"role":"tool","tool_call_id":"y"}]}`, nil, true},
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"x"},{"role":"tool","tool_call_id":"y"}]}`, nil, true, ChatCompletions},
 		{"the same id made up in two turns", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c0"}]},{"role":"tool","tool_call_id":"c0"},{"role":"assistant","tool_calls":[{"id":"c0"}]},{"role":"tool","tool_call_id":"c0"}]}`,
-			`{"messages":[{"role":"assistant","tool_calls":[{"id":"p"}]},{"role":"tool","tool_call_id":"p"},{"role":"assistant","tool_calls":[{"id":"q"}]},{"role":"tool","tool_call_id":"q"}]}`, nil, true},
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"p"}]},{"role":"tool","tool_call_id":"p"},{"role":"assistant","tool_calls":[{"id":"q"}]},{"role":"tool","tool_call_id":"q"}]}`, nil, true, ChatCompletions},
 		{"answers swapped", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]},{"role":"tool","tool_call_id":"a"},{"role":"tool","tool_call_id":"b"}]}`,
-			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"y"},{"role":"tool","tool_call_id":"x"}]}`, nil, false},
-		{"an answer to no call", `{"messages":[{"role":"tool","tool_call_id":"a"}]}`, `{"messages":[{"role":"tool","tool_call_id":"b"}]}`, nil, false},
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"y"},{"role":"tool","tool_call_id":"x"}]}`, nil, false, ChatCompletions},
+		{"an answer to no call", `{"messages":[{"role":"tool","tool_call_id":"a"}]}`, `{"messages":[{"role":"tool","tool_call_id":"b"}]}`, nil, false, ChatCompletions},
 		{"ignored members, by index and by *", `{"messages":[{"role":"system","content":"t1"},{"role":"user","content":"u","name":"1"}],"user":"a"}`,
 			`{"messages":[{"role":"system","content":"t2"},{"role":"user","content":"u","name":"2"}],"user":"b"}`,
-			[]string{"messages.0.content", "messages.*.name", "user"}, true},
-		{"numbers as written", `{"temperature":1.0}`, `{"temperature":1}`, nil, false},
+			[]string{"messages.0.content", "messages.*.name", "user"}, true, ChatCompletions},
+		{"numbers as written", `{"temperature":1.0}`, `{"temperature":1}`, nil, false, ChatCompletions},
+		{"Messages: tool_use ids made up differently, answered in the same order",
+			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a"},{"type":"tool_use","id":"b"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"},{"type":"tool_result","tool_use_id":"b"}]}]}`,
+			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"x"},{"type":"tool_use","id":"y"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"x"},{"type":"tool_result","tool_use_id":"y"}]}]}`,
+			nil, true, AnthropicMessages},
+		{"Messages: tool_results swapped",
+			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a"},{"type":"tool_use","id":"b"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"},{"type":"tool_result","tool_use_id":"b"}]}]}`,
+			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"x"},{"type":"tool_use","id":"y"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"y"},{"type":"tool_result","tool_use_id":"x"}]}]}`,
+			nil, false, AnthropicMessages},
+		{"Responses: call_ids made up differently, item ids the stream chose",
+			`{"input":[{"type":"function_call","id":"fc_1","call_id":"a"},{"type":"function_call","id":"fc_2","call_id":"b"},{"type":"function_call_output","call_id":"a"},{"type":"function_call_output","call_id":"b"}]}`,
+			`{"input":[{"type":"function_call","id":"fc_9","call_id":"x"},{"type":"function_call","id":"fc_8","call_id":"y"},{"type":"function_call_output","call_id":"x"},{"type":"function_call_output","call_id":"y"}]}`,
+			nil, true, OpenAIResponses},
+		{"Responses: outputs swapped",
+			`{"input":[{"type":"function_call","call_id":"a"},{"type":"function_call","call_id":"b"},{"type":"function_call_output","call_id":"a"},{"type":"function_call_output","call_id":"b"}]}`,
+			`{"input":[{"type":"function_call","call_id":"x"},{"type":"function_call","call_id":"y"},{"type":"function_call_output","call_id":"y"},{"type":"function_call_output","call_id":"x"}]}`,
+			nil, false, OpenAIResponses},
+		{"Responses: an item id sent in one and not the other",
+			`{"input":[{"type":"function_call","call_id":"a"},{"type":"function_call_output","call_id":"a"}]}`,
+			`{"input":[{"type":"function_call","id":"fc_1","call_id":"a"},{"type":"function_call_output","call_id":"a"}]}`,
+			nil, false, OpenAIResponses},
 	}
 	for _, tt := range tests {
-		a, err := canonical([]byte(tt.a), tt.ignore)
+		f := tt.format
+		a, err := canonical(f, []byte(tt.a), tt.ignore)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := canonical([]byte(tt.b), tt.ignore)
+		b, err := canonical(f, []byte(tt.b), tt.ignore)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,6 +100,10 @@ type Format struct {
 	// cut is how many events of a stream a stall or a reset lets through:
 	// up to inside its second call (cutPoint when nil).
 	cut func([]harness.SSEEvent) (int, error)
+	// renumber replaces, in a decoded request, each call id by the call's
+	// position in the conversation and each answer's by the position of the
+	// call it answers (recorded mode compares requests so).
+	renumber func(top map[string]any)
 }
 
 // Cases returns the format's catalog in report order (ChatCompletions:
@@ -107,7 +111,7 @@ type Format struct {
 func (f Format) Cases() []Case { return f.cases() }
 
 // ChatCompletions is OpenAI's chat-completions format.
-var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", build: probeConversation, cases: Cases}
+var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", build: probeConversation, cases: Cases, renumber: renumberChat}
 
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")

@@ -11,7 +11,7 @@ import (
 // its blocks in the order sent, a tool message per tool_result block and a
 // user message per run of text, so that text before the tool_result blocks
 // fails the check that every call is answered before any other message.
-var AnthropicMessages = Format{Name: "messages", Read: readMessages, Path: "/v1/messages", build: probeMessagesConversation, cases: MessagesCases, cut: messagesCutPoint}
+var AnthropicMessages = Format{Name: "messages", Read: readMessages, Path: "/v1/messages", build: probeMessagesConversation, cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages}
 
 // messagesWire is the part of a Messages request conform reads.
 type messagesWire struct {

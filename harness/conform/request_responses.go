@@ -14,7 +14,7 @@ import (
 // reasoning item belongs to the assistant item right after it; one that no
 // assistant item follows is LoneReasoning.
 var OpenAIResponses = Format{Name: "responses", Read: readResponses, Path: "/responses",
-	build: probeResponsesConversation, cases: ResponsesCases, cut: responsesCutPoint}
+	build: probeResponsesConversation, cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses}
 
 // responsesWire is the part of a Responses request conform reads. input is
 // a string (one user message) or an array of items.

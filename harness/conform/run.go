@@ -57,7 +57,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Cases == nil {
 		opt.Cases = opt.Format.Cases()
 		if opt.Recording != nil {
-			opt.Cases = RecordedCases()
+			opt.Cases = RecordedCases(opt.Format)
 		}
 	}
 	if opt.Parallel < 1 {
@@ -264,9 +264,9 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
 		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
 	case opt.Recording != nil && reference == nil:
-		v = checkRecorded(opt.Recording.Requests, "the recording", opt.Recording.Ignore, o)
+		v = checkRecorded(opt.Format, opt.Recording.Requests, "the recording", opt.Recording.Ignore, o)
 	case opt.Recording != nil:
-		v = checkRecorded(reference.bodies, "the replay", opt.Recording.Ignore, o)
+		v = checkRecorded(opt.Format, reference.bodies, "the replay", opt.Recording.Ignore, o)
 	default:
 		var want []Call
 		if st.conv != nil {

@@ -87,11 +87,7 @@ func cmdConform(env Env, args []string) int {
 	}
 	all := format.Cases()
 	if f.cassette != "" {
-		if format.Name != conform.ChatCompletions.Name {
-			fmt.Fprintf(env.Stderr, "agentvcr conform: -cassette replays chat-completions recordings only; drop -api %s\n", f.api)
-			return 2
-		}
-		all = conform.RecordedCases()
+		all = conform.RecordedCases(format)
 	}
 	if f.list {
 		width := 18

@@ -25,6 +25,11 @@ cassette to -o: headers cut to Accept and Content-Type, every Authorization,
 X-Api-Key and Api-Key value replaced by REDACTED, the file scanned for them
 before it replaces FILE. Refused when CI=true.
 
+An Anthropic Messages agent takes the same URL without /v1 as its
+ANTHROPIC_BASE_URL (it posts to .../v1/messages, recorded as such; give
+-upstream with /v1, e.g. https://api.anthropic.com/v1). A recording in any
+format replays under agentvcr conform -api FORMAT -cassette FILE.
+
 flags:
 `
 
