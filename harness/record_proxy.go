@@ -42,6 +42,7 @@ type RecordingProxy struct {
 	mu       sync.Mutex // serialises log lines
 	recorded atomic.Int64
 	order    exchangeOrder
+	inflight sync.WaitGroup // the requests being served
 }
 
 // NewRecordingProxy opens path (".yaml" is added when missing) for
@@ -70,10 +71,12 @@ func (p *RecordingProxy) Recorded() int { return int(p.recorded.Load()) }
 
 // Stop saves the recording (see Cassette.Stop): ErrEmptyRecording when no
 // exchange was recorded, ErrSecretInCassette when a secret survived. Call
-// it once the server in front has shut down: an upstream answer still
-// being read is cut off and not recorded.
+// it once the server in front has shut down (or been closed): an upstream
+// answer still being read is cut off and not recorded, and Stop waits for
+// its handler to return, so that the exchanges that ended after it are.
 func (p *RecordingProxy) Stop() error {
 	p.cancel()
+	p.inflight.Wait() // cut off, each gives its slot back: what is in order is committed
 	return p.cassette.Stop()
 }
 
@@ -98,6 +101,8 @@ func (p *RecordingProxy) target(r *http.Request) string {
 // order their answers ended: an agent that sends its next request as soon
 // as it reads [DONE] may otherwise see that request recorded first.
 func (p *RecordingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.inflight.Add(1)
+	defer p.inflight.Done()
 	slot := p.order.take()
 	var rec *http.Request // the exchange to record; nil when there is none
 	defer func() { p.order.done(slot, rec, p.commit) }()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -246,5 +247,63 @@ func TestExchangeOrderCommitsInSlotOrder(t *testing.T) {
 	}
 	if len(o.pending) != 0 || len(o.ended) != 0 || o.next != 4 {
 		t.Errorf("left pending %d, ended %d, next %d", len(o.pending), len(o.ended), o.next)
+	}
+}
+
+// Ctrl-C while one stream is stalled: the server is closed, Stop cuts the
+// stalled exchange off (not recorded) and still saves the one that ended
+// after it began, which waited for it to keep the arrival order.
+func TestRecordingProxyStopKeepsWhatEndedBehindAStalledStream(t *testing.T) {
+	done := "data: [DONE]\n\n"
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		if strings.Contains(string(body), `"stalled"`) {
+			io.WriteString(w, ": waiting\n\n")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // until the proxy gives up on it
+			return
+		}
+		io.WriteString(w, done)
+	}))
+	defer upstream.Close()
+	path := filepath.Join(t.TempDir(), "rec.yaml")
+	p, err := NewRecordingProxy(upstream.URL+"/v1", path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: p}
+	go srv.Serve(ln)
+	base := "http://" + ln.Addr().String() + "/v1"
+
+	stalled, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"stalled"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Body.Close()
+	if line, err := bufio.NewReader(stalled.Body).ReadString('\n'); err != nil || line != ": waiting\n" {
+		t.Fatalf("stalled stream: %q, %v", line, err)
+	}
+	second, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"second"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, second.Body)
+	second.Body.Close()
+	srv.Close() // as record does when the grace period ends
+	if err := p.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := loadYAML(t, data)
+	if len(c.Interactions) != 1 || c.Interactions[0].Request.Body != `{"model":"second"}` || p.Recorded() != 1 {
+		t.Errorf("recorded %d (%d interactions), want only the second exchange", p.Recorded(), len(c.Interactions))
 	}
 }

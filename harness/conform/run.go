@@ -177,7 +177,7 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 			ErrWrongPath, st.format.Name, strings.TrimPrefix(st.format.Path, "/v1"), sr.Path, hint)
 		st.reqs = append(st.reqs, received{err: err, at: time.Since(st.start)})
 		st.bodies = append(st.bodies, sr.Body)
-		if hint != "" && st.first && st.conv == nil {
+		if hint != "" && st.first {
 			st.probeErr = err // the agent speaks another format: no case can pass
 		}
 		return errorReply(http.StatusNotFound, "conform: "+err.Error()), nil
