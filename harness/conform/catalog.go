@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -32,38 +32,52 @@ type Merged struct {
 
 var expectNames = map[Expect]string{ExpectSame: "same", ExpectBadArgs: "bad_args", ExpectBroken: "error"}
 
-// CatalogFiles returns the quirk tier as plain files, built on the probe's
-// turn for tools: for each case, <id>.sse (the model's tool turn as the
-// case serves it) and <id>.json (its expected merge), and cases.json (the
-// list). A case whose transform does not apply is left out.
+// CatalogFiles returns the quirk tier of every format as plain files, built
+// on the probe's turn for tools, keyed by their path in the catalog: for
+// each case, <id>.sse (the model's tool turn as the case serves it) and
+// <id>.json (its expected merge), and cases.json (the list); chat
+// completions' at the root, the other formats' in their folders
+// (messages/, responses/). A case whose transform does not apply is left
+// out.
 func CatalogFiles(tools []Tool) (map[string][]byte, error) {
-	conv, err := probeConversation(Request{Model: "catalog", Tools: tools}, nil)
-	if err != nil {
-		return nil, err
-	}
 	files := map[string][]byte{}
+	for _, f := range Formats() {
+		if err := catalogFiles(f, tools, files); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return files, nil
+}
+
+// catalogFiles adds format f's catalog to files.
+func catalogFiles(f Format, tools []Tool, files map[string][]byte) error {
+	conv, err := f.build(Request{Model: "catalog", Tools: tools}, nil)
+	if err != nil {
+		return err
+	}
+	at := func(name string) string { return path.Join(f.dir, name) }
 	var entries []CatalogEntry
-	for _, c := range Cases() {
+	for _, c := range f.Cases() {
 		if c.Tier != TierQuirk {
 			continue
 		}
 		ans, changed, err := c.answer(conv, 0, 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if c.Transform != nil && !changed {
 			continue
 		}
-		turn, mergeErr := agent.MergeStream(bytes.NewReader(ans.Body))
+		turn, mergeErr := f.merge(bytes.NewReader(ans.Body))
 		m := Merged{}
 		if c.Expect == ExpectBroken {
 			if mergeErr == nil {
-				return nil, fmt.Errorf("case %s: the broken stream merges without an error", c.ID)
+				return fmt.Errorf("case %s: the broken stream merges without an error", c.ID)
 			}
 			m.Error = mergeErr.Error()
 		} else {
 			if mergeErr != nil {
-				return nil, fmt.Errorf("case %s: %w", c.ID, mergeErr)
+				return fmt.Errorf("case %s: %w", c.ID, mergeErr)
 			}
 			m = Merged{Text: turn.Text, FinishReason: turn.FinishReason, ToolTurn: turn.ToolTurn}
 			for _, tc := range turn.ToolCalls {
@@ -72,18 +86,18 @@ func CatalogFiles(tools []Tool) (map[string][]byte, error) {
 		}
 		js, err := marshalIndent(m)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		files[c.ID+".sse"] = ans.Body
-		files[c.ID+".json"] = js
+		files[at(c.ID+".sse")] = ans.Body
+		files[at(c.ID+".json")] = js
 		entries = append(entries, CatalogEntry{ID: c.ID, Expect: expectNames[c.Expect], DropsIDs: c.DropsIDs, Source: c.Source, Doc: c.Doc})
 	}
 	js, err := marshalIndent(entries)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files["cases.json"] = js
-	return files, nil
+	files[at("cases.json")] = js
+	return nil
 }
 
 func marshalIndent(v any) ([]byte, error) {

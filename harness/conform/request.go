@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
 )
 
@@ -100,6 +102,10 @@ type Format struct {
 	// cut is how many events of a stream a stall or a reset lets through:
 	// up to inside its second call (cutPoint when nil).
 	cut func([]harness.SSEEvent) (int, error)
+	// merge is the agent core's merger of the format's streams.
+	merge func(io.Reader) (*agent.Turn, error)
+	// dir is the format's folder in the catalog as data ("" for the root).
+	dir string
 	// renumber replaces, in a decoded request, each call id by the call's
 	// position in the conversation and each answer's by the position of the
 	// call it answers (recorded mode compares requests so).
@@ -111,7 +117,8 @@ type Format struct {
 func (f Format) Cases() []Case { return f.cases() }
 
 // ChatCompletions is OpenAI's chat-completions format.
-var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", build: probeConversation, cases: Cases, renumber: renumberChat}
+var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", build: probeConversation, cases: Cases,
+	merge: agent.MergeStream, renumber: renumberChat}
 
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")

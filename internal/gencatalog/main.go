@@ -1,12 +1,14 @@
 // Command gencatalog writes the quirk catalog as data into the current
 // folder (go generate ./catalog runs it there): each case's stream and its
 // expected merge, built on the turn conform's probe plays for agentvcr's
-// own tools.
+// own tools; chat completions at the root, Anthropic Messages in messages/
+// and the OpenAI Responses API in responses/.
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/agentvcr/agentvcr/harness/conform"
 )
@@ -15,6 +17,9 @@ func main() {
 	files, err := conform.CatalogFiles(conform.AgentvcrTools())
 	if err == nil {
 		for name, data := range files {
+			if err = os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				break
+			}
 			if err = os.WriteFile(name, data, 0o644); err != nil {
 				break
 			}
