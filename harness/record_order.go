@@ -13,11 +13,12 @@ import (
 // everything that is then in order. Once every handler has returned,
 // everything is committed.
 type exchangeOrder struct {
-	mu      sync.Mutex
-	taken   uint64
-	next    uint64 // the first slot not yet committed
-	pending map[uint64]*http.Request
-	ended   map[uint64]bool
+	mu    sync.Mutex
+	taken uint64
+	next  uint64 // the first slot not yet committed
+	// ended holds the slots given back and not yet committed, each with
+	// its exchange (nil: nothing to record).
+	ended map[uint64]*http.Request
 }
 
 // take gives the next slot.
@@ -35,18 +36,18 @@ func (o *exchangeOrder) done(slot uint64, rec *http.Request, commit func(*http.R
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.ended == nil {
-		o.ended, o.pending = map[uint64]bool{}, map[uint64]*http.Request{}
+		o.ended = map[uint64]*http.Request{}
 	}
-	o.ended[slot] = true
-	if rec != nil {
-		o.pending[slot] = rec
-	}
-	for o.ended[o.next] {
-		if r := o.pending[o.next]; r != nil {
+	o.ended[slot] = rec
+	for {
+		r, ok := o.ended[o.next]
+		if !ok {
+			return
+		}
+		if r != nil {
 			commit(r)
 		}
 		delete(o.ended, o.next)
-		delete(o.pending, o.next)
 		o.next++
 	}
 }

@@ -91,7 +91,7 @@ func Cases() []Case {
 	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range harness.Quirks() {
 		if q.API != "" && q.API != agent.ChatCompletions.Name {
-			continue // conform speaks chat completions; the Responses quirks are not its cases yet
+			continue // the Messages and Responses quirks are MessagesCases and ResponsesCases
 		}
 		c := quirkCase(q)
 		if !q.Benign {

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
 )
 
@@ -27,40 +25,34 @@ type conversation struct {
 // probeScript names the probe's stream ids ("chatcmpl-conform-1").
 const probeScript = "conform"
 
-// probeConversation builds the probe's two turns from the agent's first
-// request: one text piece and the picked calls in parallel, then a short
-// conclusion, as a chat-completions stream.
-var probeConversation = probeIn(harness.StreamReply, agent.MergeStream)
-
-// probeIn makes a format's probe: stream writes the probe's turns in that
-// format, and merge (the agent core's merger) reads the tool turn back into
-// the calls a correct agent sends on.
-func probeIn(stream func(model, script string, turn int, r harness.Reply) []string, merge func(io.Reader) (*agent.Turn, error)) func(Request, []CallSpec) (*conversation, error) {
-	return func(first Request, specs []CallSpec) (*conversation, error) {
-		calls, err := ProbeCalls(first.Tools, specs)
-		if err != nil {
-			return nil, err
-		}
-		reply := harness.Reply{Text: probeText}
-		for _, c := range calls {
-			reply.Calls = append(reply.Calls, harness.ScriptCall{Name: c.Name, Arguments: c.Arguments})
-		}
-		model := first.Model
-		if model == "" {
-			model = "conform"
-		}
-		tool := []byte(strings.Join(stream(model, probeScript, 0, reply), ""))
-		end := []byte(strings.Join(stream(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
-		turn, err := merge(bytes.NewReader(tool))
-		if err != nil {
-			return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
-		}
-		conv := &conversation{turns: [][]byte{tool, end}, clamp: true}
-		for _, c := range turn.ToolCalls {
-			conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
-		}
-		return conv, nil
+// build is the probe's conversation in format f, built from the agent's
+// first request: one text piece and the picked calls in parallel, then a
+// short conclusion, written by f.stream; f.merge (the agent core's merger)
+// reads the tool turn back into the calls a correct agent sends on.
+func (f Format) build(first Request, specs []CallSpec) (*conversation, error) {
+	calls, err := ProbeCalls(first.Tools, specs)
+	if err != nil {
+		return nil, err
 	}
+	reply := harness.Reply{Text: probeText}
+	for _, c := range calls {
+		reply.Calls = append(reply.Calls, harness.ScriptCall{Name: c.Name, Arguments: c.Arguments})
+	}
+	model := first.Model
+	if model == "" {
+		model = "conform"
+	}
+	tool := []byte(strings.Join(f.stream(model, probeScript, 0, reply), ""))
+	end := []byte(strings.Join(f.stream(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
+	turn, err := f.merge(bytes.NewReader(tool))
+	if err != nil {
+		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
+	}
+	conv := &conversation{turns: [][]byte{tool, end}, clamp: true}
+	for _, c := range turn.ToolCalls {
+		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	return conv, nil
 }
 
 // served is what conform serves for one request: an SSE body, or a fault

@@ -78,8 +78,10 @@
 // # Wire formats (request*.go, messages.go, responses.go)
 //
 // A Format reads its requests into Request (tools, messages, calls, call
-// ids); the checks see nothing else. Each brings a Read, a builder of its
-// clean tool turn and its catalog; the runner, checks and reports stay.
+// ids); the checks see nothing else. Each brings a Read, the writer of its
+// streams and the agent core's merger of them (Format.build makes the
+// probe's turns from both), its catalog, its cut point and its id
+// renumbering for recorded mode; the runner, checks and reports stay.
 // ChatCompletions builds with harness.StreamReply and runs Cases.
 // AnthropicMessages (-api messages) reads tools as name and input_schema,
 // an assistant message's tool_use blocks as its calls (input as JSON text),

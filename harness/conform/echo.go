@@ -126,6 +126,33 @@ func encodeChunk(ev *harness.SSEEvent, chunk map[string]any) error {
 	return nil
 }
 
+// bumpIndex adds one to the integer event[key], when the event has one.
+func bumpIndex(event map[string]any, key string) error {
+	n, ok := event[key].(json.Number)
+	if !ok {
+		return nil
+	}
+	i, err := n.Int64()
+	if err != nil {
+		return err
+	}
+	event[key] = i + 1
+	return nil
+}
+
+// eventsOf encodes each event as an SSE event named by its type.
+func eventsOf(events ...map[string]any) ([]harness.SSEEvent, error) {
+	var out []harness.SSEEvent
+	for _, e := range events {
+		ev := harness.SSEEvent{Name: fmt.Sprint(e["type"])}
+		if err := encodeChunk(&ev, e); err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
 func asSlice(v any) []any        { s, _ := v.([]any); return s }
 func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
 

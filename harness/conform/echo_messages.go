@@ -1,7 +1,6 @@
 package conform
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/agentvcr/agentvcr/harness"
@@ -29,28 +28,30 @@ func messagesEchoCase() Case {
 // addThinkingBlock inserts a thinking block at index 0 after message_start
 // and moves every other block one index up.
 func addThinkingBlock(body []byte, _ int64) ([]byte, error) {
-	events := harness.ParseSSE(body)
 	var out []harness.SSEEvent
 	inserted := false
-	for _, ev := range events {
+	for _, ev := range harness.ParseSSE(body) {
 		chunk, ok := decodeChunk(ev)
 		if !ok {
 			out = append(out, ev)
 			continue
 		}
-		if n, ok := chunk["index"].(json.Number); ok {
-			i, err := n.Int64()
-			if err != nil {
+		if _, indexed := chunk["index"]; indexed {
+			if err := bumpIndex(chunk, "index"); err != nil {
 				return nil, err
 			}
-			chunk["index"] = i + 1
 			if err := encodeChunk(&ev, chunk); err != nil {
 				return nil, err
 			}
 		}
 		out = append(out, ev)
 		if chunk["type"] == "message_start" && !inserted {
-			block, err := thinkingEvents()
+			block, err := eventsOf( // the thinking block, as Anthropic streams it
+				map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}},
+				map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "thinking_delta", "thinking": probeReasoning[:10]}},
+				map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "thinking_delta", "thinking": probeReasoning[10:]}},
+				map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "signature_delta", "signature": probeSignature}},
+				map[string]any{"type": "content_block_stop", "index": 0})
 			if err != nil {
 				return nil, err
 			}
@@ -61,25 +62,6 @@ func addThinkingBlock(body []byte, _ int64) ([]byte, error) {
 		return nil, fmt.Errorf("no message_start: %w", harness.ErrQuirkNotApplicable)
 	}
 	return harness.FormatSSE(out, "\n"), nil
-}
-
-// thinkingEvents is the thinking block at index 0, as Anthropic streams it.
-func thinkingEvents() ([]harness.SSEEvent, error) {
-	var events []harness.SSEEvent
-	for _, v := range []map[string]any{
-		{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}},
-		{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "thinking_delta", "thinking": probeReasoning[:10]}},
-		{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "thinking_delta", "thinking": probeReasoning[10:]}},
-		{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "signature_delta", "signature": probeSignature}},
-		{"type": "content_block_stop", "index": 0},
-	} {
-		ev := harness.SSEEvent{Name: v["type"].(string)}
-		if err := encodeChunk(&ev, v); err != nil {
-			return nil, err
-		}
-		events = append(events, ev)
-	}
-	return events, nil
 }
 
 // checkThinking is checkEcho for messages_echo_thinking on the tool-call

@@ -1,7 +1,6 @@
 package conform
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,62 +38,49 @@ func reasoningItemID(respID string) string {
 }
 
 // addReasoningItem inserts a reasoning item at output_index 0 after the
-// stream's response.created and response.in_progress events.
+// stream's leading response.created and response.in_progress events, moves
+// every other item one index up, puts it first in the output of the
+// response events after it and renumbers the sequence.
 func addReasoningItem(body []byte, _ int64) ([]byte, error) {
-	events := harness.ParseSSE(body)
 	var out []harness.SSEEvent
+	respID := ""          // the response's id, once response.created or in_progress was read
 	var rs map[string]any // the reasoning item, once inserted
-	for i, ev := range events {
+	for _, ev := range harness.ParseSSE(body) {
 		event, ok := decodeChunk(ev)
 		if !ok {
 			out = append(out, ev)
 			continue
 		}
 		typ, _ := event["type"].(string)
-		if n, ok := event["output_index"].(json.Number); ok {
-			k, err := n.Int64()
+		response := asMap(event["response"])
+		if rs == nil && respID != "" && typ != "response.in_progress" {
+			rs = map[string]any{"id": reasoningItemID(respID), "type": "reasoning",
+				"summary": []any{map[string]any{"type": "summary_text", "text": probeReasoning}}}
+			item, err := eventsOf(
+				map[string]any{"type": "response.output_item.added", "sequence_number": 0, "output_index": 0,
+					"item": map[string]any{"id": rs["id"], "type": "reasoning", "summary": []any{}}},
+				map[string]any{"type": "response.output_item.done", "sequence_number": 0, "output_index": 0, "item": rs})
 			if err != nil {
 				return nil, err
 			}
-			event["output_index"] = k + 1
+			out = append(out, item...)
 		}
-		response := asMap(event["response"])
-		if rs != nil && response != nil {
-			if output, ok := response["output"].([]any); ok {
-				response["output"] = append([]any{rs}, output...)
-			}
+		if rs == nil && (typ == "response.created" || typ == "response.in_progress") {
+			respID = fmt.Sprint(response["id"])
+		}
+		if err := bumpIndex(event, "output_index"); err != nil {
+			return nil, err
+		}
+		if output, ok := response["output"].([]any); ok && rs != nil {
+			response["output"] = append([]any{rs}, output...)
 		}
 		out = append(out, ev)
 		if err := encodeChunk(&out[len(out)-1], event); err != nil {
 			return nil, err
 		}
-		next := ""
-		if i+1 < len(events) {
-			if e, ok := decodeChunk(events[i+1]); ok {
-				next, _ = e["type"].(string)
-			}
-		}
-		if rs == nil && (typ == "response.created" || typ == "response.in_progress") && next != "response.in_progress" {
-			rs = map[string]any{"id": reasoningItemID(fmt.Sprint(response["id"])), "type": "reasoning",
-				"summary": []any{map[string]any{"type": "summary_text", "text": probeReasoning}}}
-			added := map[string]any{"id": rs["id"], "type": "reasoning", "summary": []any{}}
-			for _, e := range []map[string]any{
-				{"type": "response.output_item.added", "output_index": 0, "item": added},
-				{"type": "response.output_item.done", "output_index": 0, "item": rs},
-			} {
-				if _, numbered := event["sequence_number"]; numbered {
-					e["sequence_number"] = 0 // renumbered below
-				}
-				ev := harness.SSEEvent{Name: e["type"].(string)}
-				if err := encodeChunk(&ev, e); err != nil {
-					return nil, err
-				}
-				out = append(out, ev)
-			}
-		}
 	}
 	if rs == nil {
-		return nil, fmt.Errorf("no response.created: %w", harness.ErrQuirkNotApplicable)
+		return nil, fmt.Errorf("no response.created with items after it: %w", harness.ErrQuirkNotApplicable)
 	}
 	seq := 0
 	for i, ev := range out { // renumbered, so that no event is out of order

@@ -13,7 +13,7 @@ import (
 // The echo streams merge into the clean turn and carry the signature on
 // every call and the reasoning as reasoning_content.
 func TestEchoTransforms(t *testing.T) {
-	conv, err := probeConversation(Request{Model: "m", Tools: AgentvcrTools()}, nil)
+	conv, err := ChatCompletions.build(Request{Model: "m", Tools: AgentvcrTools()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
 )
 
@@ -25,9 +24,6 @@ func MessagesCases() []Case {
 	cases = append(cases, messagesEchoCase())
 	return append(cases, faultCases("messages_")...)
 }
-
-// probeMessagesConversation is probeConversation in the Messages format.
-var probeMessagesConversation = probeIn(harness.StreamMessagesReply, agent.MergeMessagesStream)
 
 // messagesCutPoint is cutPoint for a Messages stream: how many events to
 // keep so that the stream breaks inside its second tool_use block (its only

@@ -27,7 +27,7 @@ func recordGood(t *testing.T) *Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := probeConversation(first, nil)
+	conv, err := ChatCompletions.build(first, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,8 +95,9 @@ type Format struct {
 	Read func(body []byte) (Request, error)
 	// Path ends the path of its requests.
 	Path string
-	// build is the probe's conversation from the agent's first request.
-	build func(first Request, specs []CallSpec) (*conversation, error)
+	// stream writes one scripted reply as the format's stream events (the
+	// probe's turns, see build).
+	stream func(model, script string, turn int, r harness.Reply) []string
 	// cases is the format's catalog.
 	cases func() []Case
 	// cut is how many events of a stream a stall or a reset lets through:
@@ -117,8 +118,8 @@ type Format struct {
 func (f Format) Cases() []Case { return f.cases() }
 
 // ChatCompletions is OpenAI's chat-completions format.
-var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", build: probeConversation, cases: Cases,
-	merge: agent.MergeStream, renumber: renumberChat}
+var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", cases: Cases,
+	stream: harness.StreamReply, merge: agent.MergeStream, renumber: renumberChat}
 
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
 )
 
 // AnthropicMessages is Anthropic's Messages format (POST .../v1/messages).
@@ -13,8 +14,8 @@ import (
 // its blocks in the order sent, a tool message per tool_result block and a
 // user message per run of text, so that text before the tool_result blocks
 // fails the check that every call is answered before any other message.
-var AnthropicMessages = Format{Name: "messages", Read: readMessages, Path: "/v1/messages", build: probeMessagesConversation, cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages,
-	merge: agent.MergeMessagesStream, dir: "messages"}
+var AnthropicMessages = Format{Name: "messages", Read: readMessages, Path: "/v1/messages", cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages,
+	stream: harness.StreamMessagesReply, merge: agent.MergeMessagesStream, dir: "messages"}
 
 // messagesWire is the part of a Messages request conform reads.
 type messagesWire struct {

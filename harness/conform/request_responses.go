@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness"
 )
 
 // OpenAIResponses is OpenAI's Responses format (POST .../v1/responses). Its
@@ -16,8 +17,8 @@ import (
 // reasoning item belongs to the assistant item right after it; one that no
 // assistant item follows is LoneReasoning.
 var OpenAIResponses = Format{Name: "responses", Read: readResponses, Path: "/responses",
-	build: probeResponsesConversation, cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses,
-	merge: agent.MergeResponsesStream, dir: "responses"}
+	cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses,
+	stream: harness.StreamResponsesReply, merge: agent.MergeResponsesStream, dir: "responses"}
 
 // responsesWire is the part of a Responses request conform reads. input is
 // a string (one user message) or an array of items.

@@ -32,9 +32,6 @@ func ResponsesCases() []Case {
 	return append(cases, faultCases("responses_")...)
 }
 
-// probeResponsesConversation is probeConversation in the Responses format.
-var probeResponsesConversation = probeIn(harness.StreamResponsesReply, agent.MergeResponsesStream)
-
 // responsesCutPoint is cutPoint for a Responses stream: how many events to
 // keep so that the stream breaks inside its second function_call item (its
 // only one when it has one), after that item's first non-empty arguments

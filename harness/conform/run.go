@@ -228,8 +228,8 @@ func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
 	return harness.ServeReply{Body: ans.Body, Header: sseHeader()}, nil
 }
 
-// sseHeader says the reply is a stream: the server cannot tell from a
-// Messages body, which starts with "event:".
+// sseHeader says the reply is a stream: conform's answers always are,
+// whatever a transform made of the body's first bytes.
 func sseHeader() http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "text/event-stream")
