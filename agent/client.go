@@ -3,7 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,16 +25,11 @@ type Client struct {
 	APIKey     string // sent as the format's key header when not empty
 	Model      string
 	HTTPClient *http.Client
-	API        *API // the wire format; nil means ChatCompletions
+	Format     *Format // the wire format (a wire/<format> package's Format); required
 }
 
-// Format returns the client's wire format: API, or ChatCompletions when nil.
-func (c *Client) Format() *API {
-	if c.API == nil {
-		return ChatCompletions
-	}
-	return c.API
-}
+// ErrNoFormat is returned by Complete when Client.Format is nil.
+var ErrNoFormat = errors.New("agent: Client.Format is nil (pick one from package wire)")
 
 // HTTPError is a gateway's answer with a 4xx or 5xx status (any status
 // outside 2xx). Body holds the first 512 bytes of the response body.
@@ -49,25 +44,6 @@ func (e *HTTPError) Error() string {
 		msg += ": " + body
 	}
 	return msg
-}
-
-// request is the body of every request; its field order is the key order.
-type request struct {
-	Model    string             `json:"model"`
-	Messages []Message          `json:"messages"`
-	Tools    []tools.Definition `json:"tools,omitempty"`
-	Stream   bool               `json:"stream"`
-}
-
-// requestBody returns the exact bytes Complete sends:
-// {"model":..,"messages":[..],"tools":[..],"stream":true}. The same input
-// always gives the same bytes; "tools" is left out when there are none
-// (gateways reject an empty array).
-func requestBody(model string, msgs []Message, defs []tools.Definition) ([]byte, error) {
-	if msgs == nil {
-		msgs = []Message{}
-	}
-	return json.Marshal(request{Model: model, Messages: msgs, Tools: defs, Stream: true})
 }
 
 // Endpoint returns the URL requests go to, for messages: BaseURL joined
@@ -110,7 +86,10 @@ func secretParam(name string) bool {
 // doubled. A BaseURL that does not parse is joined as text, and the request
 // then fails saying why.
 func (c *Client) endpoint() string {
-	path := c.Format().Path
+	path := ""
+	if c.Format != nil {
+		path = c.Format.Path(c.Model)
+	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil {
 		return strings.TrimRight(c.BaseURL, "/") + path
@@ -124,9 +103,12 @@ func (c *Client) endpoint() string {
 
 // Complete posts the messages and the tool definitions and merges the
 // streamed answer. A status outside 2xx is an *HTTPError; a stream error
-// returns the partial turn together with the error (see MergeStream).
+// returns the partial turn together with the error (see Format.Merge).
 func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Definition) (*Turn, error) {
-	api := c.Format()
+	api := c.Format
+	if api == nil {
+		return nil, ErrNoFormat
+	}
 	body, err := api.Body(c.Model, msgs, defs)
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)
@@ -209,7 +191,7 @@ func (h *headReader) Read(p []byte) (int, error) {
 // looksLikeSSE reports whether a line of the head starts with "data:" or
 // "event:" (a BOM aside).
 func (h *headReader) looksLikeSSE() bool {
-	for _, line := range strings.FieldsFunc(string(bytes.TrimPrefix(h.head, utf8BOM)), func(r rune) bool { return r == '\n' || r == '\r' }) {
+	for _, line := range strings.FieldsFunc(string(bytes.TrimPrefix(h.head, []byte("\uFEFF"))), func(r rune) bool { return r == '\n' || r == '\r' }) {
 		if strings.HasPrefix(line, "data:") || strings.HasPrefix(line, "event:") || line == "data" {
 			return true
 		}

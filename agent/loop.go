@@ -54,7 +54,7 @@ func (l *Loop) Run(ctx context.Context, msgs []Message) ([]Message, error) {
 		if err := ctx.Err(); err != nil {
 			return msgs, cancelled(err)
 		}
-		if err := l.Client.Format().Check(msgs); err != nil {
+		if err := l.Client.Format.Check(msgs); err != nil {
 			return msgs, fmt.Errorf("agent: before request %d: %w", turn, err)
 		}
 		t, err := l.Client.Complete(ctx, msgs, defs)

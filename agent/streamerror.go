@@ -32,26 +32,15 @@ func (e *StreamError) Error() string {
 	return b.String()
 }
 
-// errorBody is the shape of an error object: {"message","type","code"}.
-type errorBody struct {
+// ErrorBody is the shape of an error object: {"message","type","code"}.
+type ErrorBody struct {
 	Message json.RawMessage `json:"message"`
 	Type    json.RawMessage `json:"type"`
 	Code    json.RawMessage `json:"code"`
 }
 
-// chunkError returns the stream error a decoded chunk carries, or nil.
-func chunkError(c *chunk, data []byte) error {
-	if isPresent(c.Error) {
-		return errorFrom(c.Error, data)
-	}
-	if c.Object == "error" {
-		return fromBody(errorBody{Message: c.Message, Type: c.Type, Code: c.Code}, data)
-	}
-	return nil
-}
-
-// eventError turns the data of an "event: error" into a StreamError.
-func eventError(data []byte) error {
+// EventError turns the data of an "event: error" into a StreamError.
+func EventError(data []byte) error {
 	var env struct {
 		Error   json.RawMessage `json:"error"`
 		Message json.RawMessage `json:"message"`
@@ -62,21 +51,23 @@ func eventError(data []byte) error {
 		return &StreamError{Message: rawMessage(data)}
 	}
 	if isPresent(env.Error) {
-		return errorFrom(env.Error, data)
+		return MemberError(env.Error, data)
 	}
-	return fromBody(errorBody{Message: env.Message, Type: env.Type, Code: env.Code}, data)
+	return BodyError(ErrorBody{Message: env.Message, Type: env.Type, Code: env.Code}, data)
 }
 
-// errorFrom reads an "error" member: an object or a bare string.
-func errorFrom(member, data []byte) error {
-	var body errorBody
+// MemberError reads an "error" member: an object or a bare string.
+func MemberError(member, data []byte) error {
+	var body ErrorBody
 	if json.Unmarshal(member, &body) != nil {
 		return &StreamError{Message: jsonText(member)}
 	}
-	return fromBody(body, data)
+	return BodyError(body, data)
 }
 
-func fromBody(body errorBody, data []byte) error {
+// BodyError is the StreamError of an error object already split into its
+// members; data is the whole event, quoted when the object has no message.
+func BodyError(body ErrorBody, data []byte) error {
 	e := &StreamError{Message: jsonText(body.Message), Type: jsonText(body.Type), Code: jsonText(body.Code)}
 	if e.Message == "" {
 		e.Message = rawMessage(data)

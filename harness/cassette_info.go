@@ -8,18 +8,17 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
 // A Recording is what the first request of a cassette says about the
 // conversation it holds: enough to replay it with the same request bytes.
 type Recording struct {
-	// API is the wire format, read from the recorded path ("/v1/messages"
-	// is Anthropic Messages, "/responses" OpenAI Responses; chat completions
-	// when no format's path fits).
-	API *agent.API
-	// BaseURL is the recorded endpoint without the format's path
-	// ("/chat/completions", "/v1/messages", "/responses"), so that the
-	// replayed requests have the recorded path.
+	// API is the wire format whose path the recorded one is
+	// (wire.ForPath; the default when none serves it).
+	API *agent.Format
+	// BaseURL is the recorded endpoint without the format's path, so that
+	// the replayed requests have the recorded path.
 	BaseURL string
 	// Model is the recorded "model".
 	Model string
@@ -44,12 +43,9 @@ func ReadRecording(path string) (Recording, error) {
 	if err != nil {
 		return Recording{}, fmt.Errorf("cassette %s: recorded URL: %w", path, err)
 	}
-	api := agent.ChatCompletions // the format whose path is the longest suffix
-	best := -1
-	for _, a := range agent.APIs() {
-		if strings.HasSuffix(u.Path, a.Path) && len(a.Path) > best {
-			api, best = a, len(a.Path)
-		}
+	api := wire.ForPath(u.Path)
+	if api == nil {
+		api = wire.Default()
 	}
 	// Chat completions and Messages say "messages", Responses "input"; the
 	// prompt is the last user text of any.
@@ -71,7 +67,7 @@ func ReadRecording(path string) (Recording, error) {
 			rec.Prompt = contentText(m.Content)
 		}
 	}
-	u.Path = strings.TrimSuffix(u.Path, api.Path)
+	u.Path = strings.TrimSuffix(u.Path, api.Path(body.Model))
 	rec.BaseURL = u.String()
 	return rec, nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // ErrInvariant marks a request the scripted gateway refused because its
@@ -109,7 +110,7 @@ func routeFor(path string) (gatewayRoute, bool) {
 	case strings.HasSuffix(path, "/v1/messages"):
 		return gatewayRoute{
 			keyOK:  func(r *http.Request, key string) bool { return r.Header.Get("x-api-key") == key },
-			decode: agent.DecodeMessagesRequest,
+			decode: messages.Decode,
 			stream: StreamMessagesReply,
 			fail:   writeMessagesError,
 		}, true

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // firstTurn asks the gateway for a script's first reply and returns the
@@ -22,7 +23,7 @@ func firstTurn(t *testing.T, base, model string) []agent.Message {
 	if status != http.StatusOK {
 		t.Fatalf("status %d: %s", status, body)
 	}
-	turn, err := agent.MergeStream(strings.NewReader(body))
+	turn, err := chat.Merge(strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestGatewayChecksEchoes(t *testing.T) {
 func TestEchoScriptsStream(t *testing.T) {
 	for _, s := range echoScripts() {
 		body := strings.Join(StreamReply(s.Name, s.Name, 0, s.Replies[0]), "")
-		turn, err := agent.MergeStream(strings.NewReader(body))
+		turn, err := chat.Merge(strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // postMessages posts a raw Messages request body and returns the status
@@ -45,7 +46,7 @@ func TestGatewayMessagesPlaysScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &agent.Client{BaseURL: strings.TrimSuffix(base, "/v1"), APIKey: gatewayKey, Model: "demo", API: agent.AnthropicMessages}
+	client := &agent.Client{BaseURL: strings.TrimSuffix(base, "/v1"), APIKey: gatewayKey, Model: "demo", API: messages.Format}
 	var calls []string
 	loop := agent.Loop{Client: client, Tools: tools.Default(ws, tools.ZH), MaxTurns: 2, OnEvent: func(e agent.Event) {
 		if e.Kind == agent.KindCall {
@@ -127,7 +128,7 @@ func TestStreamMessagesReplyIsStableAndClean(t *testing.T) {
 	if n := strings.Count(a, `"type":"input_json_delta"`); n != 5 { // "" then 21 runes in pieces of 6
 		t.Errorf("arguments in %d deltas, want 5:\n%s", n, a)
 	}
-	turn, err := agent.MergeMessagesStream(strings.NewReader(a))
+	turn, err := messages.Merge(strings.NewReader(a))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // TestGatewaySpeaksResponses: the same scripts over /v1/responses give the
@@ -27,7 +29,7 @@ func TestGatewaySpeaksResponses(t *testing.T) {
 	}
 	for _, script := range testScripts() {
 		t.Run(script.Name, func(t *testing.T) {
-			run := func(api *agent.API) ([]agent.Message, []agent.Event) {
+			run := func(api *agent.Format) ([]agent.Message, []agent.Event) {
 				var events []agent.Event
 				l := agent.Loop{
 					Client:   &agent.Client{BaseURL: base, APIKey: gatewayKey, Model: script.Name, API: api},
@@ -41,8 +43,8 @@ func TestGatewaySpeaksResponses(t *testing.T) {
 				}
 				return msgs, events
 			}
-			chatMsgs, chatEvents := run(agent.ChatCompletions)
-			respMsgs, respEvents := run(agent.Responses)
+			chatMsgs, chatEvents := run(chat.Format)
+			respMsgs, respEvents := run(responses.Format)
 			if diff := cmp.Diff(chatMsgs, respMsgs); diff != "" {
 				t.Errorf("messages (-chat +responses):\n%s", diff)
 			}
@@ -121,7 +123,7 @@ func TestStreamResponsesReply(t *testing.T) {
 	if again := strings.Join(StreamResponsesReply("demo", "demo", 0, r), ""); again != body {
 		t.Fatal("two renderings differ")
 	}
-	turn, err := agent.MergeResponsesStream(strings.NewReader(body))
+	turn, err := responses.Merge(strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestGatewayRepliesByConversationState(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("status %d: %s", status, body)
 	}
-	turn, err := agent.MergeStream(strings.NewReader(body))
+	turn, err := chat.Merge(strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestGatewayRepliesByConversationState(t *testing.T) {
 		agent.Message{Role: "assistant", ToolCalls: turn.ToolCalls},
 		agent.Message{Role: "tool", ToolCallID: turn.ToolCalls[0].ID, Content: "main.js"})
 	_, body = chat(t, base, gatewayKey, map[string]any{"model": "demo", "messages": msgs, "stream": true})
-	turn, err = agent.MergeStream(strings.NewReader(body))
+	turn, err = chat.Merge(strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

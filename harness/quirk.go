@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // ErrQuirkNotApplicable is returned by a transform whose shape cannot be
@@ -33,7 +34,7 @@ type Quirk struct {
 	// Warns means a correct merger reports a warning for the shape (the
 	// turn is still the same): agentvcr run prints it on stderr.
 	Warns bool
-	// API is the wire format the transform edits (agent.API.Name), "" when
+	// API is the wire format the transform edits (agent.Format.Name), "" when
 	// it edits any SSE stream (line ends, comments). On a stream or cassette
 	// in another format it is ErrQuirkNotApplicable.
 	API string
@@ -62,7 +63,7 @@ func Quirks() []Quirk {
 // chatQuirks are the transforms of chat-completions streams and of any SSE
 // stream (crlf, comments).
 func chatQuirks() []Quirk {
-	chat := agent.ChatCompletions.Name
+	chat := chat.Format.Name
 	qs := []Quirk{
 		{Name: "index_plus_1", API: chat, Benign: true, Apply: callEdit(shiftIndex(+1)),
 			Doc: "tool_calls[].index counts from 1 (Anthropic content-block index passed through: litellm #5231, cline #13123)"},
@@ -110,7 +111,7 @@ func chatQuirks() []Quirk {
 // onlyFor makes apply refuse a stream in a format other than api.
 func onlyFor(api string, apply func([]byte, int64) ([]byte, error)) func([]byte, int64) ([]byte, error) {
 	return func(body []byte, seed int64) ([]byte, error) {
-		if got := agent.DetectAPI(body).Name; got != api {
+		if got := wire.Detect(body).Name; got != api {
 			return nil, fmt.Errorf("a %s stream, not %s: %w", got, api, ErrQuirkNotApplicable)
 		}
 		return apply(body, seed)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 func TestMessagesQuirkGoldens(t *testing.T) {
@@ -51,7 +52,7 @@ func TestMessagesQuirkNames(t *testing.T) {
 // calls; the others give the error they stand for, with the calls cut.
 func TestMessagesQuirkSemantics(t *testing.T) {
 	clean := readFixture(t, "quirks/messages_clean.sse")
-	base, err := agent.MergeMessagesStream(bytes.NewReader(clean))
+	base, err := messages.Merge(bytes.NewReader(clean))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestMessagesQuirkSemantics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := agent.MergeMessagesStream(bytes.NewReader(body))
+			got, err := messages.Merge(bytes.NewReader(body))
 			switch q.Name {
 			case "messages_overloaded_midstream":
 				var se *agent.StreamError
@@ -120,7 +121,7 @@ func TestMessagesQuirksTextOnly(t *testing.T) {
 			t.Errorf("%s: %v", q.Name, err)
 			continue
 		}
-		got, err := agent.MergeMessagesStream(bytes.NewReader(body))
+		got, err := messages.Merge(bytes.NewReader(body))
 		if err != nil || got.Text != "只有文字。" || len(got.ToolCalls) != 0 {
 			t.Errorf("%s: merged %+v, %v", q.Name, got, err)
 		}

@@ -6,14 +6,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // responsesQuirks are the transforms of OpenAI Responses streams. Each one
 // leaves a stream in another format alone (ErrQuirkNotApplicable).
 func responsesQuirks() []Quirk {
 	q := func(name string, benign, warns bool, edit func([]*streamItem) ([]*streamItem, error), doc string) Quirk {
-		return Quirk{Name: "responses_" + name, API: agent.Responses.Name, Benign: benign, Warns: warns, Apply: respEdit(edit), Doc: doc}
+		return Quirk{Name: "responses_" + name, API: responses.Format.Name, Benign: benign, Warns: warns, Apply: respEdit(edit), Doc: doc}
 	}
 	return []Quirk{
 		q("shared_output_index", true, false, sharedOutputIndex,
@@ -64,7 +65,7 @@ func responsesQuirks() []Quirk {
 // unless the edit's point is their order.
 func respEdit(edit func([]*streamItem) ([]*streamItem, error)) func([]byte, int64) ([]byte, error) {
 	return func(body []byte, _ int64) ([]byte, error) {
-		if agent.DetectAPI(body) != agent.Responses {
+		if wire.Detect(body) != responses.Format {
 			return nil, fmt.Errorf("not a Responses stream: %w", ErrQuirkNotApplicable)
 		}
 		s, err := parseQuirkStream(body)

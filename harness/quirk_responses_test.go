@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // cleanResponses is a clean Responses stream with text and two calls whose
@@ -45,7 +46,7 @@ func TestResponsesQuirkGoldens(t *testing.T) {
 // with the turn merged before it.
 func TestResponsesQuirkSemantics(t *testing.T) {
 	clean := cleanResponses()
-	base, err := agent.MergeResponsesStream(bytes.NewReader(clean))
+	base, err := responses.Merge(bytes.NewReader(clean))
 	if err != nil || len(base.ToolCalls) != 2 || base.Warnings != nil {
 		t.Fatalf("clean stream: %+v, %v", base, err)
 	}
@@ -62,7 +63,7 @@ func TestResponsesQuirkSemantics(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := agent.MergeResponsesStream(bytes.NewReader(body))
+			got, err := responses.Merge(bytes.NewReader(body))
 			if q.Benign {
 				if err != nil {
 					t.Fatal(err)
@@ -112,7 +113,7 @@ func errText(err error) string {
 // transforms apply to both, and are benign for the Responses merger too.
 func TestQuirksKeepToTheirFormat(t *testing.T) {
 	chat, resp := readFixture(t, "quirks/clean.sse"), cleanResponses()
-	base, err := agent.MergeResponsesStream(bytes.NewReader(resp))
+	base, err := responses.Merge(bytes.NewReader(resp))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestQuirksKeepToTheirFormat(t *testing.T) {
 				t.Errorf("%s on a Responses stream: %v", q.Name, err)
 				continue
 			}
-			got, err := agent.MergeResponsesStream(bytes.NewReader(out))
+			got, err := responses.Merge(bytes.NewReader(out))
 			if err != nil || !cmp.Equal(base, got) {
 				t.Errorf("%s on a Responses stream merges to %+v, %v", q.Name, got, err)
 			}

@@ -15,6 +15,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/messages"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // recordedEvents returns the SSE events of a base cassette's n-th
@@ -281,13 +283,13 @@ func TestServeCoalescedStallFlushesFirst(t *testing.T) {
 func TestServeFaultErrorEventInEachFormat(t *testing.T) {
 	tests := []struct {
 		cassette string
-		api      *agent.API
+		api      *agent.Format
 		tail     string
 		want     string // the client's error
 	}{
-		{"messages/demo", agent.AnthropicMessages, faultMessagesErrorEvent,
+		{"messages/demo", messages.Format, faultMessagesErrorEvent,
 			"stream error: agentvcr fault: the gateway failed mid-stream (type overloaded_error)"},
-		{"responses/demo", agent.Responses, faultResponsesErrorEvent,
+		{"responses/demo", responses.Format, faultResponsesErrorEvent,
 			"stream error: agentvcr fault: the gateway failed mid-stream (code server_error)"},
 	}
 	for _, tt := range tests {
@@ -300,7 +302,7 @@ func TestServeFaultErrorEventInEachFormat(t *testing.T) {
 		router := &CassetteRouter{Cassettes: served, Match: MatchTurn, Fault: f}
 		base := serveOn(t, &Server{Route: router.Route})
 		root := strings.TrimSuffix(base, "/v1")
-		if tt.api != agent.AnthropicMessages {
+		if tt.api != messages.Format {
 			root = base
 		}
 		c := &agent.Client{BaseURL: root, APIKey: "any", Model: "demo", API: tt.api}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // The demo recorded in the Messages format is served on POST .../v1/messages,
@@ -32,7 +33,7 @@ func TestServerServesMessagesCassette(t *testing.T) {
 			t.Fatal(err)
 		}
 		var calls []string
-		loop := agent.Loop{Client: &agent.Client{BaseURL: root, APIKey: "any", Model: "demo", API: agent.AnthropicMessages},
+		loop := agent.Loop{Client: &agent.Client{BaseURL: root, APIKey: "any", Model: "demo", API: messages.Format},
 			Tools: tools.Default(ws, tools.ZH), OnEvent: func(e agent.Event) {
 				if e.Kind == agent.KindCall {
 					calls = append(calls, e.Call.Name)

@@ -11,6 +11,7 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // runResponses is runAgent speaking the Responses API.
@@ -24,7 +25,7 @@ func runResponses(ctx context.Context, t testing.TB, baseURL, model, prompt stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop := agent.Loop{Client: &agent.Client{BaseURL: baseURL, Model: model, APIKey: "dummy", API: agent.Responses}, Tools: tools.Default(ws, tools.ZH)}
+	loop := agent.Loop{Client: &agent.Client{BaseURL: baseURL, Model: model, APIKey: "dummy", API: responses.Format}, Tools: tools.Default(ws, tools.ZH)}
 	return loop.Run(ctx, []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(tools.ZH)},
 		{Role: agent.RoleUser, Content: prompt},

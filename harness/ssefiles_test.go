@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 func TestSSEFilesServesInOrderThenFails(t *testing.T) {
@@ -64,7 +64,7 @@ func TestReadRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Recording{API: agent.ChatCompletions, BaseURL: "http://scripted-gateway.agentvcr.test/v1", Model: "demo", Prompt: "帮我看看这个仓库，测试为什么红", Interactions: 4}
+	want := Recording{API: chat.Format, BaseURL: "http://scripted-gateway.agentvcr.test/v1", Model: "demo", Prompt: "帮我看看这个仓库，测试为什么红", Interactions: 4}
 	if rec != want {
 		t.Errorf("ReadRecording = %+v, want %+v", rec, want)
 	}

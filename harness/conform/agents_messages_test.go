@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // The purpose-built Messages agents: they post to ANTHROPIC_BASE_URL +
@@ -20,7 +21,7 @@ import (
 // none) and answer each tool_use with a tool_result in the next user
 // message.
 const (
-	msgAgentGood       = "messages_good"       // merges with agent.MergeMessagesStream; waits out a 429
+	msgAgentGood       = "messages_good"       // merges with messages.Merge; waits out a 429
 	msgAgentTextFirst  = "messages_textfirst"  // puts a text block before the tool_result blocks
 	msgAgentPositional = "messages_positional" // keeps blocks in a slice in arrival order, addressed by the stream's index
 	msgAgentStringArgs = "messages_stringargs" // re-sends each tool_use input as a JSON string
@@ -63,7 +64,7 @@ func testMessagesAgent(mode string) int {
 		if mode == msgAgentPositional {
 			turn, err = positionalMessagesMerge(resp.Body)
 		} else {
-			turn, err = agent.MergeMessagesStream(resp.Body)
+			turn, err = messages.Merge(resp.Body)
 		}
 		resp.Body.Close()
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // The purpose-built Responses agents: they post to OPENAI_BASE_URL +
@@ -19,7 +20,7 @@ import (
 // send each turn back as function_call items followed by one
 // function_call_output per call.
 const (
-	respAgentGood      = "responses_good"      // merges with agent.MergeResponsesStream; waits out a 429
+	respAgentGood      = "responses_good"      // merges with responses.Merge; waits out a 429
 	respAgentByItemID  = "responses_byitemid"  // finds items by the item_id of output_item.added only; arguments from the deltas only
 	respAgentCompleted = "responses_completed" // takes response.completed's output as the turn, as openai-node's final response does
 	respAgentItemIDOut = "responses_itemidout" // answers each call with the item's id instead of its call_id
@@ -63,7 +64,7 @@ func testResponsesAgent(mode string) int {
 		var err error
 		if mode == respAgentGood {
 			var turn *agent.Turn
-			if turn, err = agent.MergeResponsesStream(resp.Body); err == nil {
+			if turn, err = responses.Merge(resp.Body); err == nil {
 				text = turn.Text
 				for _, c := range turn.ToolCalls {
 					calls = append(calls, respCall{callID: c.ID, name: c.Function.Name, args: c.Function.Arguments})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // The purpose-built agents: the test binary re-executed with
@@ -115,7 +116,7 @@ func testAgent(mode string) int {
 		if mode == agentPositional {
 			turn, err = positionalMerge(resp.Body)
 		} else {
-			turn, err = agent.MergeStream(resp.Body)
+			turn, err = chat.Merge(resp.Body)
 		}
 		resp.Body.Close()
 		if mode == agentDropsTrunc && errors.Is(err, agent.ErrTruncatedStream) {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // ErrUnknownCase is returned for a case name that is not in the catalog.
@@ -90,7 +90,7 @@ var sourceRe = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 func Cases() []Case {
 	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range harness.Quirks() {
-		if q.API != "" && q.API != agent.ChatCompletions.Name {
+		if q.API != "" && q.API != chat.Format.Name {
 			continue // the Messages and Responses quirks are MessagesCases and ResponsesCases
 		}
 		c := quirkCase(q)

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentvcr/agentvcr/agent"
 )
 
 // The echo streams merge into the clean turn and carry the signature on
@@ -22,7 +21,7 @@ func TestEchoTransforms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		turn, err := agent.MergeStream(bytes.NewReader(body))
+		turn, err := chat.Merge(bytes.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}

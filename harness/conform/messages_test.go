@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
@@ -161,7 +162,7 @@ func TestMessagesCutPoint(t *testing.T) {
 	if !strings.Contains(last, `"type":"content_block_delta","index":2,`) || strings.Contains(last, `"partial_json":""`) {
 		t.Errorf("the cut keeps %d of %d events, the last %s; want the first non-empty piece of block 2 (the second call)", n, len(events), last)
 	}
-	if _, err := agent.MergeMessagesStream(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
+	if _, err := messages.Merge(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
 		t.Errorf("the cut stream merges with %v, want ErrTruncatedStream", err)
 	}
 	if _, err := messagesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
@@ -174,7 +175,7 @@ func TestMessagesCutPoint(t *testing.T) {
 // left alone.
 func TestAddThinkingBlock(t *testing.T) {
 	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
-	clean, err := agent.MergeMessagesStream(strings.NewReader(string(conv.turns[0])))
+	clean, err := messages.Merge(strings.NewReader(string(conv.turns[0])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestAddThinkingBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := agent.MergeMessagesStream(strings.NewReader(string(body)))
+	got, err := messages.Merge(strings.NewReader(string(body)))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, body)
 	}

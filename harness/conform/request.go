@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // ErrNotARequest marks a request body conform cannot read in the case's wire
@@ -119,7 +120,7 @@ func (f Format) Cases() []Case { return f.cases() }
 
 // ChatCompletions is OpenAI's chat-completions format.
 var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", cases: Cases,
-	stream: harness.StreamReply, merge: agent.MergeStream, renumber: renumberChat}
+	stream: harness.StreamReply, merge: chat.Merge, renumber: renumberChat}
 
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // AnthropicMessages is Anthropic's Messages format (POST .../v1/messages).
@@ -15,7 +15,7 @@ import (
 // user message per run of text, so that text before the tool_result blocks
 // fails the check that every call is answered before any other message.
 var AnthropicMessages = Format{Name: "messages", Read: readMessages, Path: "/v1/messages", cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages,
-	stream: harness.StreamMessagesReply, merge: agent.MergeMessagesStream, dir: "messages"}
+	stream: harness.StreamMessagesReply, merge: messages.Merge, dir: "messages"}
 
 // messagesWire is the part of a Messages request conform reads.
 type messagesWire struct {

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // OpenAIResponses is OpenAI's Responses format (POST .../v1/responses). Its
@@ -18,7 +18,7 @@ import (
 // assistant item follows is LoneReasoning.
 var OpenAIResponses = Format{Name: "responses", Read: readResponses, Path: "/responses",
 	cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses,
-	stream: harness.StreamResponsesReply, merge: agent.MergeResponsesStream, dir: "responses"}
+	stream: harness.StreamResponsesReply, merge: responses.Merge, dir: "responses"}
 
 // responsesWire is the part of a Responses request conform reads. input is
 // a string (one user message) or an array of items.

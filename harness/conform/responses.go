@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // ResponsesCases returns the OpenAI Responses catalog in report order: the
@@ -16,7 +16,7 @@ import (
 func ResponsesCases() []Case {
 	cases := []Case{{ID: "responses_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range harness.Quirks() {
-		if q.API != agent.Responses.Name {
+		if q.API != responses.Format.Name {
 			continue
 		}
 		c := quirkCase(q)

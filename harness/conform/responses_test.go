@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
@@ -121,7 +122,7 @@ func TestResponsesCutPoint(t *testing.T) {
 	if !strings.Contains(last, `"type":"response.function_call_arguments.delta"`) || !strings.Contains(last, `"item_id":"fc_conform_1_1"`) || strings.Contains(last, `"delta":""`) {
 		t.Errorf("the cut keeps %d of %d events, the last %s; want the first non-empty delta of fc_conform_1_1 (the second call)", n, len(events), last)
 	}
-	if _, err := agent.MergeResponsesStream(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
+	if _, err := responses.Merge(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
 		t.Errorf("the cut stream merges with %v, want ErrTruncatedStream", err)
 	}
 	if _, err := responsesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
@@ -135,7 +136,7 @@ func TestResponsesCutPoint(t *testing.T) {
 // A stream with no response.created is left alone.
 func TestAddReasoningItem(t *testing.T) {
 	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
-	clean, err := agent.MergeResponsesStream(strings.NewReader(string(conv.turns[0])))
+	clean, err := responses.Merge(strings.NewReader(string(conv.turns[0])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestAddReasoningItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := agent.MergeResponsesStream(strings.NewReader(string(body)))
+	got, err := responses.Merge(strings.NewReader(string(body)))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, body)
 	}

@@ -10,12 +10,14 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // liveSettings reads the gateway, model and key of a live run, each from
 // its flag or its environment variable, and says what to do when one is
 // missing.
-func liveSettings(env Env, f runFlags, api *agent.API) (baseURL, model, key string, err error) {
+func liveSettings(env Env, f runFlags, api *agent.Format) (baseURL, model, key string, err error) {
 	baseURL, model, key = f.baseURL, f.model, env.Getenv(api.KeyEnv)
 	if baseURL == "" {
 		baseURL = env.Getenv(api.BaseURLEnv)
@@ -35,8 +37,8 @@ func liveSettings(env Env, f runFlags, api *agent.API) (baseURL, model, key stri
 }
 
 // exampleBase is a base URL of the format's reference API.
-func exampleBase(api *agent.API) string {
-	if api == agent.AnthropicMessages {
+func exampleBase(api *agent.Format) string {
+	if api == messages.Format {
 		return "https://api.anthropic.com"
 	}
 	return "https://api.openai.com/v1"
@@ -61,9 +63,9 @@ func explain(err error, c *agent.Client) string {
 		streamErr *agent.StreamError
 		netErr    *net.OpError
 	)
-	endpoint, api := "", agent.ChatCompletions
+	endpoint, api := "", chat.Format
 	if c != nil {
-		endpoint, api = c.Endpoint(), c.Format()
+		endpoint, api = c.Endpoint(), c.Format
 	}
 	switch {
 	case errors.As(err, &miss):

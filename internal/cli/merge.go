@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
 const mergeUsage = `usage: agentvcr merge [-format auto|chat|messages|responses] [FILE]
@@ -47,10 +48,10 @@ func cmdMerge(env Env, args []string) int {
 		fmt.Fprint(stderr, mergeUsage)
 		return 2
 	}
-	var api *agent.API
+	var api *agent.Format
 	if *format != "auto" {
 		var err error
-		if api, err = agent.APIByName(*format); err != nil {
+		if api, err = wire.ByName(*format); err != nil {
 			fmt.Fprintf(stderr, "agentvcr merge: -format: %v\n\n%s", err, mergeUsage)
 			return 2
 		}
@@ -76,7 +77,7 @@ func cmdMerge(env Env, args []string) int {
 	br := bufio.NewReaderSize(in, detectBytes)
 	if api == nil {
 		head, _ := br.Peek(detectBytes) // a shorter stream is all there is to look at
-		api = agent.DetectAPI(head)
+		api = wire.Detect(head)
 	}
 	turn, err := api.Merge(br)
 	if werr := writeSummary(stdout, turn, err); werr != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/internal/golden"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
@@ -62,7 +62,7 @@ func TestMergeResponsesFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			turn, err := agent.MergeResponsesStream(f)
+			turn, err := responses.Merge(f)
 			var got bytes.Buffer
 			if werr := writeSummary(&got, turn, err); werr != nil {
 				t.Fatal(werr)

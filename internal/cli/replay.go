@@ -14,6 +14,8 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // injections maps -inject kinds to the demo variant cassette with that fault.
@@ -26,7 +28,7 @@ var injections = map[string]string{
 // recorded. An embedded cassette is copied to a temporary file first (go-vcr
 // reads cassettes from disk); cleanup stops the cassette (reporting unused
 // interactions) and removes the copy.
-func openReplay(env Env, f runFlags, api *agent.API, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
+func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
 	name := f.cassette
 	if f.inject != "" {
 		name = injections[f.inject] // checked by checkInject
@@ -34,7 +36,7 @@ func openReplay(env Env, f runFlags, api *agent.API, lang tools.Lang, rc harness
 	if name == "" {
 		name = demo.ScriptDemo
 	}
-	if f.cassette == "" && api != nil && api != agent.ChatCompletions {
+	if f.cassette == "" && api != nil && api != chat.Format {
 		name = api.Name + "/" + name // the demo recorded in that format
 	}
 	path, remove, err := cassettePath(env, name, lang)
@@ -89,15 +91,15 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 }
 
 // detectFile names the format of a raw SSE file from its first event
-// (agent.DetectAPI); chat completions when it cannot be read (the replay
+// (wire.Detect); chat completions when it cannot be read (the replay
 // then reports the read error).
-func detectFile(path string) *agent.API {
+func detectFile(path string) *agent.Format {
 	f, err := os.Open(path)
 	if err != nil {
-		return agent.ChatCompletions
+		return chat.Format
 	}
 	defer f.Close()
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, head)
-	return agent.DetectAPI(head[:n])
+	return wire.Detect(head[:n])
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 const runUsage = `usage: agentvcr run [-api chat|messages|responses] [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
@@ -183,10 +185,10 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if len(f.sse) > 0 && f.cassette != "" {
 		return nil, usageError{"-sse and -cassette are two sources of model turns: pick one"}
 	}
-	var api *agent.API
+	var api *agent.Format
 	if f.api != "" {
 		var err error
-		if api, err = agent.APIByName(f.api); err != nil {
+		if api, err = wire.ByName(f.api); err != nil {
 			return nil, usageError{"-api: " + err.Error()}
 		}
 	}
@@ -214,7 +216,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	case live:
 		var err error
 		if api == nil {
-			api = agent.ChatCompletions
+			api = chat.Format
 		}
 		if baseURL, model, key, err = liveSettings(env, f, api); err != nil {
 			return nil, err
@@ -295,7 +297,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if env.WrapTransport != nil {
 		transport = env.WrapTransport(transport)
 	}
-	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}, API: api}
+	s.client = &agent.Client{BaseURL: baseURL, APIKey: key, Model: model, HTTPClient: &http.Client{Transport: transport}, Format: api}
 	s.msgs = []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(lang)},
 		{Role: agent.RoleUser, Content: prompt},

@@ -15,6 +15,7 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // The lesson's reproducible numbers, which the self-test checks.
@@ -147,7 +148,7 @@ func checkInterleaved(ctx context.Context, env Env, lang tools.Lang) (string, er
 			return "", err
 		}
 	}
-	turn, err := agent.MergeStream(strings.NewReader(string(stream)))
+	turn, err := chat.Merge(strings.NewReader(string(stream)))
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,9 @@ import (
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/messages"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // BaseURL is the gateway address written into the base cassettes.
@@ -39,33 +42,33 @@ var derivedFrom = []string{demo.ScriptDemo, demo.ScriptParallel}
 // quirks/, so dir holds exactly the generator's output.
 func generate(dir string) error {
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
-		if err := recordBase(dir, lang, agent.ChatCompletions); err != nil {
+		if err := recordBase(dir, lang, chat.Format); err != nil {
 			return err
 		}
-		if err := recordBase(dir, lang, agent.AnthropicMessages); err != nil {
+		if err := recordBase(dir, lang, messages.Format); err != nil {
 			return err
 		}
-		if err := recordBase(dir, lang, agent.Responses); err != nil {
+		if err := recordBase(dir, lang, responses.Format); err != nil {
 			return err
 		}
 	}
-	if err := deriveQuirks(filepath.Join(dir, agent.Responses.Name), "quirks", derivedFrom, harness.Quirks()); err != nil {
+	if err := deriveQuirks(filepath.Join(dir, responses.Format.Name), "quirks", derivedFrom, harness.Quirks()); err != nil {
 		return err
 	}
 	if err := deriveQuirks(dir, "quirks", derivedFrom, harness.Quirks()); err != nil {
 		return err
 	}
-	return deriveQuirks(filepath.Join(dir, agent.AnthropicMessages.Name), "quirks", []string{demo.ScriptDemo}, harness.MessagesQuirks())
+	return deriveQuirks(filepath.Join(dir, messages.Format.Name), "quirks", []string{demo.ScriptDemo}, harness.MessagesQuirks())
 }
 
 // recordBase records each base script of a locale from the scripted gateway
 // in one wire format: chat completions into dir, another format into
 // dir/<format name>/.
-func recordBase(dir string, lang tools.Lang, api *agent.API) error {
+func recordBase(dir string, lang tools.Lang, api *agent.Format) error {
 	base, out := BaseURL, dir
-	if api != agent.ChatCompletions {
+	if api != chat.Format {
 		out = filepath.Join(dir, api.Name)
-		if api == agent.AnthropicMessages {
+		if api == messages.Format {
 			base = messagesBaseURL
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // firstInteraction reads a cassette's first request body and response body.
@@ -50,7 +51,7 @@ func writeFixture(path string, request, reply []byte) error {
 	if user == "" {
 		return errors.New("the request has no user message to match on")
 	}
-	turn, err := agent.MergeStream(bytes.NewReader(reply))
+	turn, err := chat.Merge(bytes.NewReader(reply))
 	if err != nil {
 		return err
 	}

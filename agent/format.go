@@ -1,0 +1,68 @@
+package agent
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/agentvcr/agentvcr/tools"
+)
+
+// Format is the whole contract of one wire format: everything the client,
+// the loop, a server and the harness need to speak it. Each format is one
+// package under wire/ that builds one value of this type; package wire lists
+// them. The loop, the events, the tools and the truncation never look at
+// which format is in use, and no code outside a format's package names its
+// paths, its environment variables or its event types.
+type Format struct {
+	Name       string // the -api flag's value: "chat", "messages", "responses"
+	Title      string // how messages name it: "chat completions", "Anthropic Messages"
+	KeyEnv     string // the environment variable that holds the key
+	BaseURLEnv string // the environment variable that holds the base URL
+
+	// Path returns the path a request for model is posted to, joined to
+	// Client.BaseURL ("/chat/completions"; a format may put the model in it).
+	Path func(model string) string
+	// Serves reports whether a server should answer a POST to path in this
+	// format: the path ends in the format's endpoint, whatever comes before
+	// it ("/v1", "/s/<case>/v1", a gateway's own prefix).
+	Serves func(path string) bool
+	// ServedPath is the canonical path a recording of this format is served
+	// and matched on ("/v1/chat/completions"), whatever prefix it was
+	// recorded under.
+	ServedPath string
+	// Header sets the request headers for key (nothing when key is "").
+	Header func(h http.Header, key string)
+	// Key returns the key a request carries in its headers ("" when none):
+	// what Header set.
+	Key func(h http.Header) string
+	// Body returns the exact request bytes for the neutral messages; the
+	// same input always gives the same bytes.
+	Body func(model string, msgs []Message, defs []tools.Definition) ([]byte, error)
+	// Merge reads a raw stream in this format into one turn; on error it
+	// returns the turn merged so far together with the error.
+	Merge func(r io.Reader) (*Turn, error)
+	// Check returns an error wrapping ErrInvalidMessages when msgs would make
+	// a request in this format that a gateway rejects.
+	Check func(msgs []Message) error
+	// Decode reads a request body the way a server sees it (the model, the
+	// stream flag, the conversation as neutral messages) and checks the
+	// format's invariants: the error wraps ErrInvalidMessages when they are
+	// broken.
+	Decode func(body []byte) (DecodedRequest, error)
+	// Turn returns the model named in a request body and the turn it asks
+	// for: 1 plus the assistant turns it carries. It never fails: a body it
+	// cannot read is turn 1 of no model.
+	Turn func(body []byte) (model string, turn int)
+	// IsStreamEvent reports whether the first event of a stream belongs to
+	// this format: typ is its "event:" field or its data object's "type"
+	// member, data is the data object (nil for an "event:" line). The
+	// default format answers false and is what is left; package wire's
+	// Detect asks every other format.
+	IsStreamEvent func(typ string, data []byte) bool
+	// ErrorEvent is one SSE event that carries an error in this format's
+	// shape after a 200 (an overloaded gateway), ending in a blank line.
+	ErrorEvent string
+	// ErrorBody is the JSON body of an HTTP error answer with status in this
+	// format's shape, for an error code ("rate_limit_exceeded") and message.
+	ErrorBody func(status int, code, message string) []byte
+}

@@ -1,0 +1,32 @@
+// Package openai holds what OpenAI's two formats (chat completions and the
+// Responses API) share on the wire: the Bearer key and the error body.
+package openai
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// BearerHeader sends key as "Authorization: Bearer <key>".
+func BearerHeader(h http.Header, key string) {
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+}
+
+// BearerKey is the key of an "Authorization: Bearer <key>" header.
+func BearerKey(h http.Header) string {
+	key, _ := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
+	return key
+}
+
+// ErrorBody is OpenAI's error body, {"error":{"message","type","code"}}, the
+// shape both formats answer a refused request with. status does not change
+// it.
+func ErrorBody(status int, code, message string) []byte {
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": message, "type": "invalid_request_error", "code": code,
+	}})
+	return body
+}

@@ -1,0 +1,367 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
+)
+
+// Kinds of content block the merger keeps apart.
+const (
+	blockKindText = iota
+	blockKindToolUse
+	blockKindThinking
+	blockKindRedacted
+	blockKindOther // server_tool_use, web_search_tool_result, ...: not the agent's
+)
+
+// msgBlock is one content block being merged.
+type msgBlock struct {
+	kind      int
+	id, name  string
+	start     []byte // tool_use: the start's input, compacted, when a non-empty object
+	args      []byte // tool_use: the partial_json pieces
+	deltas    bool   // tool_use: at least one input_json_delta came
+	text      []byte // text or thinking
+	signature string
+	data      string
+}
+
+// msgMerger folds Messages events into a Turn.
+type msgMerger struct {
+	events     int
+	id         string // the message's id, once message_start came
+	started    bool
+	stopped    bool // message_stop came
+	stopReason string
+	usage      *msgUsage
+	blocks     map[int]*msgBlock
+	slab       []msgBlock // blocks are carved from this slab
+	argSlab    []byte     // each tool_use's arguments start in a window of this slab
+	ev         msgEvent   // reused between events
+	bd         blockDelta // reused between events
+	jsonOnly   bool       // decode every event with encoding/json (tests compare the paths)
+}
+
+// add merges one event's JSON.
+func (m *msgMerger) add(data []byte) error {
+	m.events++
+	fast := ""
+	if !m.jsonOnly {
+		fast = scanEvent(data, &m.bd)
+	}
+	switch fast {
+	case "content_block_delta":
+		return m.delta(&m.bd)
+	case "message_stop":
+		m.stopped = true
+		return nil
+	case "content_block_start":
+		st := &m.bd.start
+		b := m.newBlock(st.typ == "tool_use")
+		if st.typ == "tool_use" {
+			b.kind, b.id, b.name = blockKindToolUse, string(st.id), internName(st.name)
+		}
+		return m.addBlock(m.bd.index, b)
+	case "content_block_stop", "ping":
+		return nil
+	}
+	ev := &m.ev
+	*ev = msgEvent{}
+	if err := json.Unmarshal(data, ev); err != nil {
+		return fmt.Errorf("event %d is not a valid event: %w", m.events, err)
+	}
+	switch ev.Type {
+	case "message_start":
+		return m.start(ev)
+	case "content_block_start":
+		return m.blockStart(ev)
+	case "content_block_delta":
+		if ev.Index == nil {
+			return fmt.Errorf("event %d: content_block_delta without index", m.events)
+		}
+		if !decodedDelta(ev, &m.bd) {
+			if _, ok := m.blocks[*ev.Index]; !ok {
+				return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, *ev.Index)
+			}
+			return nil
+		}
+		return m.delta(&m.bd)
+	case "message_delta":
+		if ev.Delta.StopReason != "" && m.stopReason == "" {
+			m.stopReason = ev.Delta.StopReason
+		}
+		m.addUsage(ev.Usage)
+	case "message_stop":
+		m.stopped = true
+	case "error":
+		return agent.EventError(data)
+	}
+	// ping, content_block_stop and unknown types change nothing.
+	return nil
+}
+
+// start handles message_start: the first one names the message; a repeat
+// with the same id is ignored (vercel/ai #18402); another id is a second
+// message.
+func (m *msgMerger) start(ev *msgEvent) error {
+	id := ""
+	if ev.Message != nil {
+		id = ev.Message.ID
+	}
+	if m.started {
+		if id == m.id {
+			return nil
+		}
+		return fmt.Errorf("event %d: message %q after message %q: %w", m.events, id, m.id, ErrSecondMessage)
+	}
+	m.started, m.id = true, id
+	if ev.Message != nil {
+		m.addUsage(ev.Message.Usage)
+	}
+	return nil
+}
+
+func (m *msgMerger) blockStart(ev *msgEvent) error {
+	if ev.Index == nil || ev.ContentBlock == nil {
+		return fmt.Errorf("event %d: content_block_start without index or content_block", m.events)
+	}
+	cb := ev.ContentBlock
+	b := m.newBlock(cb.Type == "tool_use")
+	b.id, b.name = cb.ID, cb.Name
+	switch cb.Type {
+	case "text":
+		b.kind, b.text = blockKindText, []byte(cb.Text)
+	case "tool_use":
+		b.kind = blockKindToolUse
+		var c bytes.Buffer
+		if json.Compact(&c, cb.Input) == nil && c.Len() > 2 && c.Bytes()[0] == '{' {
+			b.start = c.Bytes()
+		}
+	case "thinking":
+		b.kind, b.text, b.signature = blockKindThinking, []byte(cb.Thinking), cb.Signature
+	case "redacted_thinking":
+		b.kind, b.data = blockKindRedacted, cb.Data
+	default:
+		b.kind = blockKindOther
+	}
+	return m.addBlock(*ev.Index, b)
+}
+
+// Slab sizes of the Messages merger: blocks per slab, and the argument
+// window each tool_use starts with (arguments that outgrow it move to a
+// buffer of their own).
+const (
+	blockSlab     = 16
+	msgArgWindow  = 64
+	msgArgSlabLen = 64 * msgArgWindow
+)
+
+// newBlock carves a block from the slab (and, for a tool_use, its argument
+// window), so that a block costs no allocation of its own.
+func (m *msgMerger) newBlock(tool bool) *msgBlock {
+	if len(m.slab) == cap(m.slab) {
+		m.slab = make([]msgBlock, 0, blockSlab) // earlier slabs stay where the map points
+	}
+	m.slab = append(m.slab, msgBlock{})
+	b := &m.slab[len(m.slab)-1]
+	if tool {
+		if len(m.argSlab)+msgArgWindow > cap(m.argSlab) {
+			m.argSlab = make([]byte, 0, msgArgSlabLen)
+		}
+		n := len(m.argSlab)
+		m.argSlab = m.argSlab[:n+msgArgWindow]
+		b.args = m.argSlab[n : n : n+msgArgWindow]
+	}
+	return b
+}
+
+// addBlock keeps a started block under its index.
+func (m *msgMerger) addBlock(index int, b *msgBlock) error {
+	if m.blocks == nil {
+		m.blocks = make(map[int]*msgBlock)
+	}
+	if _, dup := m.blocks[index]; dup {
+		return fmt.Errorf("event %d: content block %d started twice", m.events, index)
+	}
+	m.blocks[index] = b
+	return nil
+}
+
+// internName returns the names of the agent's tools without allocating.
+func internName(b []byte) string {
+	switch string(b) {
+	case "glob":
+		return "glob"
+	case "grep":
+		return "grep"
+	case "read_file":
+		return "read_file"
+	}
+	return string(b)
+}
+
+// delta applies one content_block_delta to its block, found by index.
+func (m *msgMerger) delta(d *blockDelta) error {
+	b, ok := m.blocks[d.index]
+	if !ok {
+		return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, d.index)
+	}
+	add := func(dst []byte) []byte {
+		if d.quoted {
+			return jsonscan.AppendUnquoted(dst, d.value)
+		}
+		return append(dst, d.value...)
+	}
+	switch {
+	case d.typ == msgDeltaText && b.kind == blockKindText:
+		b.text = add(b.text)
+	case d.typ == msgDeltaInputJSON && b.kind == blockKindToolUse:
+		b.deltas = true
+		b.args = add(b.args)
+	case d.typ == msgDeltaThinking && b.kind == blockKindThinking:
+		b.text = add(b.text)
+	case d.typ == msgDeltaSignature && b.kind == blockKindThinking:
+		b.signature = string(add([]byte(b.signature)))
+	}
+	// Other delta types (citations_delta, a server tool's input) are not
+	// the agent's.
+	return nil
+}
+
+// decodedDelta is the blockDelta of an event encoding/json decoded; false
+// when it carries nothing the merger reads.
+func decodedDelta(ev *msgEvent, d *blockDelta) bool {
+	*d = blockDelta{index: *ev.Index, typ: ev.Delta.Type}
+	switch ev.Delta.Type {
+	case msgDeltaText:
+		d.value = []byte(ev.Delta.Text)
+	case msgDeltaInputJSON:
+		if ev.Delta.PartialJSON == nil {
+			return false
+		}
+		d.value = []byte(*ev.Delta.PartialJSON)
+	case msgDeltaThinking:
+		d.value = []byte(ev.Delta.Thinking)
+	case msgDeltaSignature:
+		d.value = []byte(ev.Delta.Signature)
+	default:
+		return false
+	}
+	return true
+}
+
+func (m *msgMerger) addUsage(u *msgUsage) {
+	if u == nil {
+		return
+	}
+	if m.usage == nil {
+		m.usage = &msgUsage{}
+	}
+	for _, f := range []struct {
+		dst **int
+		src *int
+	}{
+		{&m.usage.InputTokens, u.InputTokens},
+		{&m.usage.OutputTokens, u.OutputTokens},
+		{&m.usage.CacheCreationInputTokens, u.CacheCreationInputTokens},
+		{&m.usage.CacheReadInputTokens, u.CacheReadInputTokens},
+	} {
+		if f.src != nil {
+			*f.dst = f.src
+		}
+	}
+}
+
+// turn returns the merged turn so far: blocks in index order.
+func (m *msgMerger) turn() *agent.Turn {
+	t := &agent.Turn{FinishReason: m.stopReason}
+	if n := m.toolBlocks(); n > 0 {
+		t.ToolCalls = make([]agent.ToolCall, 0, n)
+	}
+	indexes := make([]int, 0, len(m.blocks))
+	for i := range m.blocks {
+		indexes = append(indexes, i)
+	}
+	slices.Sort(indexes)
+	size := 0
+	for _, b := range m.blocks {
+		if b.kind == blockKindToolUse && b.deltas {
+			size += len(b.args)
+		}
+	}
+	all := make([]byte, 0, size)
+	for _, i := range indexes {
+		if b := m.blocks[i]; b.kind == blockKindToolUse && b.deltas {
+			all = append(all, b.args...)
+		}
+	}
+	allArgs := string(all) // one string that every call's arguments slice
+	var text []byte
+	for _, i := range indexes {
+		b := m.blocks[i]
+		switch b.kind {
+		case blockKindText:
+			text = append(text, b.text...)
+		case blockKindThinking:
+			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingText, Text: string(b.text), Signature: b.signature})
+		case blockKindRedacted:
+			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingRedacted, Data: b.data})
+		case blockKindToolUse:
+			var args string
+			if b.deltas {
+				args, allArgs = allArgs[:len(b.args)], allArgs[len(b.args):]
+			}
+			t.ToolCalls = append(t.ToolCalls, b.call(i, args))
+		}
+	}
+	t.Text = string(text)
+	t.ToolTurn = t.FinishReason == "tool_use" || len(t.ToolCalls) > 0
+	if u := m.usage; u != nil {
+		in := val(u.InputTokens) + val(u.CacheCreationInputTokens) + val(u.CacheReadInputTokens)
+		t.Usage = &agent.Usage{PromptTokens: in, CompletionTokens: val(u.OutputTokens), TotalTokens: in + val(u.OutputTokens)}
+	}
+	return t
+}
+
+func (m *msgMerger) toolBlocks() int {
+	n := 0
+	for _, b := range m.blocks {
+		if b.kind == blockKindToolUse {
+			n++
+		}
+	}
+	return n
+}
+
+// call is the tool call a tool_use block merged into: once a delta came the
+// deltas are the arguments (the start's input is a placeholder, or was
+// repeated by them, trpc-group/trpc-agent-go #1649); with none, the start's
+// non-empty input is; "{}" when both are empty. deltaArgs is the deltas
+// joined, as a string.
+func (b *msgBlock) call(index int, deltaArgs string) agent.ToolCall {
+	args := "{}"
+	switch {
+	case b.deltas && len(bytes.TrimSpace(b.args)) > 0:
+		args = deltaArgs
+	case !b.deltas && len(b.start) > 0:
+		args = string(b.start)
+	}
+	id := b.id
+	if id == "" {
+		id = "toolu_" + strconv.Itoa(index)
+	}
+	return agent.ToolCall{ID: id, Type: "function", Function: agent.FunctionCall{Name: b.name, Arguments: args}}
+}
+
+func val(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

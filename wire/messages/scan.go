@@ -1,0 +1,239 @@
+package messages
+
+import (
+	"unicode/utf8"
+
+	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
+)
+
+// Delta types of content_block_delta that the merger reads.
+const (
+	msgDeltaText      = "text_delta"
+	msgDeltaInputJSON = "input_json_delta"
+	msgDeltaThinking  = "thinking_delta"
+	msgDeltaSignature = "signature_delta"
+)
+
+// The members the fast path knows, for the case-folding check of
+// scanner.other (encoding/json matches keys without case).
+var (
+	msgEventFields = []string{"type", "message", "index", "content_block", "delta", "usage", "error"}
+	msgStartFields = []string{"type", "id", "name", "input", "text", "thinking", "signature", "data"}
+	msgDeltaFields = []string{"type", "text", "partial_json", "thinking", "signature", "stop_reason"}
+)
+
+// blockDelta is one content_block_delta: value is the text of the member
+// the delta type carries (text, partial_json, thinking or signature); from
+// the fast path it is that member's quoted literal (quoted), pointing into
+// the event's data.
+type blockDelta struct {
+	index  int
+	typ    string
+	value  []byte
+	quoted bool
+	start  fastStart // content_block_start
+}
+
+// fastStart is a content_block_start the fast path read: a text block with
+// empty text, or a tool_use block with plain id and name and input {}.
+type fastStart struct {
+	typ      string // "text" or "tool_use"
+	id, name []byte
+}
+
+// scanEvent is the fast path for the events that make most of a stream:
+// content_block_delta (filled into d), content_block_stop, ping and
+// message_stop; one pass, no reflection, no allocation. It returns the event
+// type, or "" for any other event and for anything it does not understand (a
+// duplicate or case-folded key, a null, an unknown delta type, invalid
+// UTF-8); the caller then decodes the event with encoding/json, which gives
+// the same result or the error text.
+func scanEvent(data []byte, d *blockDelta) string {
+	typ, ok := scanEventMembers(data, d)
+	if !ok {
+		return ""
+	}
+	return typ
+}
+
+func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
+	var typ string
+	s := scanner{jsonscan.Scanner{B: data}}
+	if s.WS() != '{' {
+		return "", false
+	}
+	s.I++
+	seen, ok := s.Members(func(key []byte) (bit uint32, ok bool) {
+		switch string(key) {
+		case "type":
+			bit = 1 << 0
+			var lit []byte
+			lit, ok = s.PlainString()
+			typ = fastEventType(lit)
+			ok = ok && typ != ""
+		case "index":
+			bit = 1 << 1
+			var integer bool
+			d.index, integer, ok = s.Number()
+			ok = ok && integer
+		case "delta":
+			bit, ok = 1<<2, s.deltaObject(d)
+		case "content_block":
+			bit, ok = 1<<3, s.startObject(&d.start)
+		default:
+			ok = s.Other(key, msgEventFields)
+		}
+		return bit, ok
+	})
+	if !ok {
+		return "", false
+	}
+	s.WS()
+	if s.I != len(s.B) || seen&1 == 0 {
+		return "", false
+	}
+	switch typ {
+	case "content_block_delta":
+		return typ, seen == 7
+	case "content_block_start":
+		return typ, seen == 1|2|8
+	}
+	return typ, seen&(4|8) == 0 // other members are the shapes encoding/json reads
+}
+
+// startObject reads {"type":"text","text":""} or
+// {"type":"tool_use","id":"..","name":"..","input":{}} in any order.
+func (s *scanner) startObject(st *fastStart) bool {
+	if s.Peek() != '{' {
+		return false
+	}
+	s.I++
+	*st = fastStart{}
+	var text bool
+	seen, ok := s.Members(func(key []byte) (bit uint32, ok bool) {
+		var lit []byte
+		switch string(key) {
+		case "type":
+			bit = 1 << 0
+			lit, ok = s.PlainString()
+			switch string(lit) {
+			case "text":
+				st.typ = "text"
+			case "tool_use":
+				st.typ = "tool_use"
+			default:
+				return 0, false
+			}
+		case "id":
+			bit = 1 << 1
+			st.id, ok = s.PlainString()
+		case "name":
+			bit = 1 << 2
+			st.name, ok = s.PlainString()
+		case "text":
+			bit = 1 << 3
+			lit, ok = s.PlainString()
+			text = ok && len(lit) == 0
+		case "input":
+			bit = 1 << 4
+			ok = s.Word("{}") // an input that is not {} goes to encoding/json
+		default:
+			ok = s.Other(key, msgStartFields)
+		}
+		return bit, ok
+	})
+	if !ok {
+		return false
+	}
+	switch st.typ {
+	case "text":
+		return seen == 1|8 && text
+	case "tool_use":
+		return seen == 1|2|4|16
+	}
+	return false
+}
+
+// fastEventType interns the event types scanEvent handles, "" for others.
+func fastEventType(lit []byte) string {
+	switch string(lit) {
+	case "content_block_delta":
+		return "content_block_delta"
+	case "content_block_start":
+		return "content_block_start"
+	case "content_block_stop":
+		return "content_block_stop"
+	case "ping":
+		return "ping"
+	case "message_stop":
+		return "message_stop"
+	}
+	return ""
+}
+
+// deltaObject reads {"type":..,"<member>":".."} in any order.
+func (s *scanner) deltaObject(d *blockDelta) bool {
+	if s.Peek() != '{' {
+		return false
+	}
+	s.I++
+	var typ, value, valueKey []byte
+	for first := true; ; first = false {
+		key, done, ok := s.Member(first, true)
+		if !ok {
+			return false
+		}
+		if done {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if typ != nil {
+				return false
+			}
+			if typ, ok = s.PlainString(); !ok {
+				return false
+			}
+		case "text", "partial_json", "thinking", "signature":
+			if value != nil || s.Peek() != '"' {
+				return false
+			}
+			lit, plain, ok := s.Str()
+			if !ok || (!plain && !utf8.Valid(lit)) {
+				return false
+			}
+			value, valueKey = lit, key
+		default:
+			if !s.Other(key, msgDeltaFields) {
+				return false
+			}
+		}
+	}
+	switch string(typ) {
+	case msgDeltaText:
+		d.typ = msgDeltaText
+	case msgDeltaInputJSON:
+		d.typ = msgDeltaInputJSON
+	case msgDeltaThinking:
+		d.typ = msgDeltaThinking
+	case msgDeltaSignature:
+		d.typ = msgDeltaSignature
+	default:
+		return false
+	}
+	d.value, d.quoted = value, true
+	return value != nil && string(valueKey) == deltaMember(d.typ)
+}
+
+// deltaMember is the member a delta type carries its text in.
+func deltaMember(typ string) string {
+	switch typ {
+	case msgDeltaText:
+		return "text"
+	case msgDeltaInputJSON:
+		return "partial_json"
+	case msgDeltaThinking:
+		return "thinking"
+	}
+	return "signature"
+}

@@ -1,0 +1,132 @@
+package responses
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
+)
+
+// respEvent is one event of an OpenAI Responses stream, every type in one
+// struct: which members are set depends on Type. Unknown members are ignored.
+type respEvent struct {
+	Type           string          `json:"type"`
+	SequenceNumber *int64          `json:"sequence_number"`
+	OutputIndex    *int            `json:"output_index"`
+	ContentIndex   *int            `json:"content_index"`
+	SummaryIndex   *int            `json:"summary_index"` // reasoning_summary_*
+	ItemID         string          `json:"item_id"`
+	Delta          json.RawMessage `json:"delta"`     // *.delta: a string (an object is taken as the whole arguments)
+	Arguments      json.RawMessage `json:"arguments"` // function_call_arguments.done
+	Text           *string         `json:"text"`      // output_text.done
+	Name           string          `json:"name"`      // function_call_arguments.done, from some servers
+	Item           *respItemJSON   `json:"item"`      // output_item.added, output_item.done
+	Part           *respPartJSON   `json:"part"`      // content_part.added, content_part.done
+	Response       *respResponse   `json:"response"`  // response.created, .in_progress, .completed, .failed, .incomplete
+
+	// The members of an "error" event: {"code","message","param"}, or
+	// {"error":{...}} from gateways that wrap it.
+	Code    json.RawMessage `json:"code"`
+	Message json.RawMessage `json:"message"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// respItemJSON is an output item: a message, a function call, reasoning, or a
+// built-in tool's item (web_search_call, shell_call, …).
+type respItemJSON struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Content   []respPartJSON  `json:"content"`
+	Summary   []respPartJSON  `json:"summary"` // reasoning
+}
+
+// respPartJSON is a content part of a message item.
+type respPartJSON struct {
+	Type string  `json:"type"`
+	Text *string `json:"text"`
+}
+
+// respResponse is the response object the lifecycle events carry.
+type respResponse struct {
+	ID                string          `json:"id"`
+	Status            string          `json:"status"`
+	Output            []respItemJSON  `json:"output"`
+	Usage             *respUsage      `json:"usage"`
+	Error             json.RawMessage `json:"error"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+}
+
+// respUsage is the Responses API's token count.
+type respUsage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	TotalTokens  int `json:"total_tokens"`
+}
+
+// The item kinds the merger tells apart. Every item type other than message,
+// function_call and reasoning (web_search_call, shell_call, apply_patch_call,
+// …) is kindOther: a built-in tool the server runs, never a call for the agent.
+type respKind uint8
+
+const (
+	kindOther respKind = iota
+	kindMessage
+	kindFunctionCall
+	kindReasoning
+)
+
+func kindOf(itemType string) respKind {
+	switch itemType {
+	case "message":
+		return kindMessage
+	case "function_call":
+		return kindFunctionCall
+	case "reasoning":
+		return kindReasoning
+	}
+	return kindOther
+}
+
+// kindOfEvent is the kind of item a content event belongs to, and whether the
+// event is one of them.
+func kindOfEvent(typ string) (respKind, bool) {
+	switch typ {
+	case "response.output_text.delta", "response.output_text.done",
+		"response.content_part.added", "response.content_part.done":
+		return kindMessage, true
+	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
+		return kindFunctionCall, true
+	case "response.reasoning_text.delta", "response.reasoning_text.done",
+		"response.reasoning_summary_text.delta", "response.reasoning_summary_text.done",
+		"response.reasoning_summary_part.added", "response.reasoning_summary_part.done":
+		return kindReasoning, true
+	}
+	return kindOther, false
+}
+
+// deltaText is the text of a delta or of done arguments: a JSON string's
+// value; any other JSON value (an object some gateways send) compacted; nil
+// for null or absent.
+func deltaText(raw json.RawMessage) (text []byte, isString bool) {
+	raw = bytes.TrimSpace(raw)
+	if !jsonscan.Present(raw) {
+		return nil, false
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return []byte(s), true
+		}
+		return nil, false
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return nil, false
+	}
+	return b.Bytes(), false
+}

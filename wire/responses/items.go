@@ -1,0 +1,215 @@
+package responses
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/agentvcr/agentvcr/agent"
+)
+
+// respItem is one output item being assembled.
+type respItem struct {
+	id        string // the first non-empty item id
+	kind      respKind
+	callID    string
+	name      string
+	index     int // output_index
+	hasIndex  bool
+	seen      int  // first-seen position among all items
+	open      bool // no output_item.done yet
+	announced bool // an output_item.added named it
+
+	args     []byte // function_call: deltas appended, then replaced by done text
+	argsFrom string // where args came from: "" (nothing yet), "deltas", or the done event's type
+	fallback []byte // arguments output_item.added carried: used only when nothing else supplies any
+
+	parts map[int]*respPart // message and reasoning text by content_index
+}
+
+// respPart is the text of one content part.
+type respPart struct {
+	text []byte
+	from string // "deltas" or the done event's type; "" while empty
+}
+
+// respItems finds items through maps by item id, call id and output_index,
+// never by position in an array.
+type respItems struct {
+	all     []*respItem // first-seen order
+	byID    map[string]*respItem
+	byCall  map[string]*respItem
+	byIndex map[int][]*respItem // every item announced or seen at that output_index
+}
+
+func newRespItems() respItems {
+	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}, byIndex: map[int][]*respItem{}}
+}
+
+// lookup returns the item an event with this item id (and call id, for a
+// whole item) at this output_index belongs to, or nil: the item with that id;
+// else the function call with that call id; else, when the index is known,
+// the latest item of the same kind at that output_index that is still open
+// (servers that rotate item ids on every event, or that announce an item by
+// its call id and send its deltas by item id, mean the item already open
+// there). An item of another kind at the same index is never joined:
+// reasoning and a function call may share one output_index. With
+// onlyUnannounced (an output_item.added), the open item must be one that
+// content events opened before any announcement.
+func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUnannounced bool) *respItem {
+	if it := s.byID[id]; id != "" && it != nil && it.kind == kind {
+		return it
+	}
+	if it := s.byCall[callID]; callID != "" && it != nil {
+		return it
+	}
+	if kind == kindFunctionCall {
+		if it := s.byCall[id]; id != "" && it != nil {
+			return it
+		}
+	}
+	if index == nil {
+		return nil
+	}
+	at := s.byIndex[*index]
+	for i := len(at) - 1; i >= 0; i-- {
+		if it := at[i]; it.kind == kind && it.open && !(onlyUnannounced && it.announced) {
+			return it
+		}
+	}
+	return nil
+}
+
+// add opens a new item.
+func (s *respItems) add(kind respKind, index *int) *respItem {
+	it := &respItem{kind: kind, seen: len(s.all), open: true}
+	if index != nil {
+		it.index, it.hasIndex = *index, true
+		s.byIndex[*index] = append(s.byIndex[*index], it)
+	}
+	s.all = append(s.all, it)
+	return it
+}
+
+// find returns the item an event belongs to, opening one when none matches
+// (content for an item never announced still counts).
+func (s *respItems) find(id, callID string, kind respKind, index *int) *respItem {
+	it := s.lookup(id, callID, kind, index, false)
+	if it == nil {
+		it = s.add(kind, index)
+	}
+	s.name(it, id, callID)
+	return it
+}
+
+// findBytes is find for a delta's item id, which points into the event's
+// data: a known id costs no allocation.
+func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
+	if it := s.byID[string(id)]; len(id) > 0 && it != nil && it.kind == kind {
+		return it
+	}
+	if it := s.byCall[string(id)]; len(id) > 0 && kind == kindFunctionCall && it != nil {
+		return it
+	}
+	return s.find(string(id), "", kind, index)
+}
+
+// name records an item's ids: the first non-empty item id and call id win;
+// later item ids become aliases.
+func (s *respItems) name(it *respItem, id, callID string) {
+	if id != "" {
+		if it.id == "" {
+			it.id = id
+		}
+		if _, known := s.byID[id]; !known {
+			s.byID[id] = it
+		}
+	}
+	if callID != "" && it.kind == kindFunctionCall {
+		if it.callID == "" {
+			it.callID = callID
+		}
+		if _, known := s.byCall[callID]; !known {
+			s.byCall[callID] = it
+		}
+	}
+}
+
+// part returns the content part at index (0 when absent), creating it.
+func (it *respItem) part(index *int) *respPart {
+	n := 0
+	if index != nil {
+		n = *index
+	}
+	if it.parts == nil {
+		it.parts = map[int]*respPart{}
+	}
+	p := it.parts[n]
+	if p == nil {
+		p = &respPart{}
+		it.parts[n] = p
+	}
+	return p
+}
+
+// text is the item's parts joined in content_index order.
+func (it *respItem) text() []byte {
+	keys := make([]int, 0, len(it.parts))
+	for k := range it.parts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b []byte
+	for _, k := range keys {
+		b = append(b, it.parts[k].text...)
+	}
+	return b
+}
+
+// sorted returns the items by output_index; ties and items without an index
+// (which come after every indexed item) keep their first-seen order.
+func (s *respItems) sorted() []*respItem {
+	out := slices.Clone(s.all)
+	slices.SortStableFunc(out, func(a, b *respItem) int {
+		if a.hasIndex != b.hasIndex {
+			if a.hasIndex {
+				return -1
+			}
+			return 1
+		}
+		if a.hasIndex {
+			return cmp.Compare(a.index, b.index)
+		}
+		return 0
+	})
+	return out
+}
+
+// calls returns the function calls in output order. The call's id is its
+// call_id (what function_call_output answers), else its item id, else a
+// made-up call_<index>_<position>; empty arguments become "{}".
+func (s *respItems) calls(items []*respItem) []agent.ToolCall {
+	var out []agent.ToolCall
+	for _, it := range items {
+		if it.kind != kindFunctionCall {
+			continue
+		}
+		id := it.callID
+		if id == "" {
+			id = it.id
+		}
+		if id == "" {
+			id = "call_" + strconv.Itoa(it.index) + "_" + strconv.Itoa(len(out))
+		}
+		args := string(it.args)
+		if it.argsFrom == "" && len(it.fallback) > 0 {
+			args = string(it.fallback)
+		}
+		if len(bytes.TrimSpace([]byte(args))) == 0 {
+			args = "{}"
+		}
+		out = append(out, agent.ToolCall{ID: id, Type: "function", Function: agent.FunctionCall{Name: it.name, Arguments: args}})
+	}
+	return out
+}

@@ -1,0 +1,149 @@
+package responses
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/tools"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestResponsesRequestBody(t *testing.T) {
+	msgs := []agent.Message{
+		{Role: agent.RoleSystem, Content: "sys <&>"},
+		{Role: agent.RoleUser, Content: "why red?"},
+		{Role: agent.RoleAssistant, Content: "Looking.", ToolCalls: []agent.ToolCall{call("c1", "echo", `{"text":"x"}`), call("c2", "echo", `{}`)}},
+		{Role: agent.RoleTool, ToolCallID: "c1", Content: "x"},
+		{Role: agent.RoleTool, ToolCallID: "c2", Content: ""},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{call("c3", "echo", `{"text":"中"}`)}},
+		{Role: agent.RoleTool, ToolCallID: "c3", Content: "中"},
+		{Role: agent.RoleAssistant, Content: ""},
+	}
+	want := `{"model":"m","input":[` +
+		`{"type":"message","role":"system","content":"sys \u003c\u0026\u003e"},` +
+		`{"type":"message","role":"user","content":"why red?"},` +
+		`{"type":"message","role":"assistant","content":"Looking."},` +
+		`{"type":"function_call","call_id":"c1","name":"echo","arguments":"{\"text\":\"x\"}"},` +
+		`{"type":"function_call","call_id":"c2","name":"echo","arguments":"{}"},` +
+		`{"type":"function_call_output","call_id":"c1","output":"x"},` +
+		`{"type":"function_call_output","call_id":"c2","output":""},` +
+		`{"type":"function_call","call_id":"c3","name":"echo","arguments":"{\"text\":\"中\"}"},` +
+		`{"type":"function_call_output","call_id":"c3","output":"中"},` +
+		`{"type":"message","role":"assistant","content":""}],` +
+		`"tools":[{"type":"function","name":"echo","description":"Echo the text.","parameters":{"type":"object","properties":{"text":{"type":"string"}}}}],"stream":true}`
+	for range 3 {
+		got, err := Body("m", msgs, testDefs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, string(got)); diff != "" {
+			t.Fatalf("body (-want +got):\n%s", diff)
+		}
+	}
+	got, _ := Body("m", nil, nil)
+	if diff := cmp.Diff(`{"model":"m","input":[],"stream":true}`, string(got)); diff != "" {
+		t.Errorf("empty body (-want +got):\n%s", diff)
+	}
+	_, err := Body("m", []agent.Message{{Role: "developer", Content: "x"}}, nil)
+	if diff := cmp.Diff(`message 0: role "developer" has no Responses input item`, errText(err)); diff != "" {
+		t.Errorf("unknown role (-want +got):\n%s", diff)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// TestLoopOverResponses runs the loop against a loopback server speaking
+// Responses: the request goes to /v1/responses with the Responses body, the
+// merged call runs, and the merger's warning reaches the events first.
+func TestLoopOverResponses(t *testing.T) {
+	differs, err := os.ReadFile("testdata/responses/args_done_differs.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err := os.ReadFile("testdata/responses/text_only.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newTestGateway(t, reply{body: string(differs)}, reply{body: string(final)})
+	c := g.client()
+	c.API = Responses
+	reg := testTools(t, tools.EN, nil)
+	var events []agent.Event
+	l := &agent.Loop{Client: c, Tools: reg, OnEvent: func(e agent.Event) { events = append(events, e) }}
+	msgs, err := l.Run(context.Background(), start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	grep := call("call_A3", "grep", `{"pattern":"divide","glob":"**/*.js"}`)
+	res := reg.Execute(context.Background(), tools.Call{ID: "call_A3", Name: "grep", Arguments: grep.Function.Arguments})
+	wantMsgs := append(start(),
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{grep}},
+		agent.Message{Role: agent.RoleTool, ToolCallID: "call_A3", Content: res.Content},
+		agent.Message{Role: agent.RoleAssistant, Content: "The tests are red because divide(1, 0) does not throw."},
+	)
+	if diff := cmp.Diff(wantMsgs, msgs); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	if len(events) < 2 || events[0].Kind != agent.KindWarning || events[1].Kind != agent.KindCall {
+		t.Fatalf("events = %+v, want a warning then the call", events)
+	}
+	want := agent.Event{Kind: agent.KindWarning, Turn: 1, Text: "call call_A3: the arguments in response.function_call_arguments.done differ from the streamed deltas; the done text is used"}
+	if diff := cmp.Diff(want, events[0]); diff != "" {
+		t.Errorf("warning event (-want +got):\n%s", diff)
+	}
+	reqs := g.requests()
+	if len(reqs) != 2 || reqs[0].Path != "/v1/responses" {
+		t.Fatalf("requests = %+v, want 2 to /v1/responses", reqs)
+	}
+	body, _ := Body("test-model", wantMsgs[:4], reg.Definitions())
+	if diff := cmp.Diff(string(body), reqs[1].Body); diff != "" {
+		t.Errorf("request 2 body (-want +got):\n%s", diff)
+	}
+	if api, err := APIByName("responses"); api != Responses || err != nil {
+		t.Errorf(`APIByName("responses") = %v, %v`, api, err)
+	}
+}
+
+func TestDetectAPIResponses(t *testing.T) {
+	tests := []struct {
+		reason string
+		head   string
+		want   *API
+	}{
+		{"an event line", "event: response.created\ndata: {}\n\n", Responses},
+		{"a type without an event line", `data: {"type":"response.output_text.delta","delta":"x"}`, Responses},
+		{"a type with a space", `data: {"sequence_number":0, "type": "response.created"}`, Responses},
+		{"a chat chunk", `data: {"choices":[{"delta":{"content":"response."}}]}`, ChatCompletions},
+		{"nothing", "", ChatCompletions},
+	}
+	for _, tt := range tests {
+		if got := DetectAPI([]byte(tt.head)); got != tt.want {
+			t.Errorf("%s: DetectAPI = %s, want %s", tt.reason, got.Name, tt.want.Name)
+		}
+	}
+	for _, path := range responsesFixtures(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DetectAPI(data); got != Responses {
+			t.Errorf("%s: detected as %s", path, got.Name)
+		}
+	}
+	for _, path := range streamFixtures(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DetectAPI(data); got != ChatCompletions {
+			t.Errorf("%s: detected as %s", path, got.Name)
+		}
+	}
+}
