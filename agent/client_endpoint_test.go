@@ -1,4 +1,4 @@
-package agent
+package agent_test
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -31,8 +33,8 @@ func TestClientEndpoint(t *testing.T) {
 		{"an escaped path", "https://gw.example/a%2Fb/v1", "https://gw.example/a%2Fb/v1/chat/completions", "https://gw.example/a%2Fb/v1/chat/completions"},
 	}
 	for _, tt := range tests {
-		c := &Client{BaseURL: tt.base}
-		if diff := cmp.Diff(tt.wantSent, c.endpoint()); diff != "" {
+		c := &agent.Client{BaseURL: tt.base, Format: chat.Format}
+		if diff := cmp.Diff(tt.wantSent, c.EndpointURL()); diff != "" {
 			t.Errorf("%s: sent to (-want +got):\n%s", tt.reason, diff)
 		}
 		if diff := cmp.Diff(tt.wantShow, c.Endpoint()); diff != "" {
@@ -49,7 +51,7 @@ func TestClientEndpointQueryReachesServer(t *testing.T) {
 		fmt.Fprint(w, okStream)
 	}))
 	defer srv.Close()
-	c := &Client{BaseURL: srv.URL + "/openai/v1?api-version=2024-10-21"}
+	c := &agent.Client{BaseURL: srv.URL + "/openai/v1?api-version=2024-10-21", Format: chat.Format}
 	if _, err := c.Complete(guard(t), nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +83,11 @@ func TestClientNotAStream(t *testing.T) {
 			}
 			fmt.Fprint(w, tt.body)
 		}))
-		_, err := (&Client{BaseURL: srv.URL}).Complete(guard(t), nil, nil)
+		_, err := (&agent.Client{BaseURL: srv.URL, Format: chat.Format}).Complete(guard(t), nil, nil)
 		srv.Close()
-		var ns *NotStreamError
+		var ns *agent.NotStreamError
 		if tt.want == "" {
-			if errors.As(err, &ns) || !errors.Is(err, ErrTruncatedStream) {
+			if errors.As(err, &ns) || !errors.Is(err, agent.ErrTruncatedStream) {
 				t.Errorf("%s: err = %v, want ErrTruncatedStream alone", tt.reason, err)
 			}
 			continue
@@ -96,7 +98,7 @@ func TestClientNotAStream(t *testing.T) {
 		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 			t.Errorf("%s: message (-want +got):\n%s", tt.reason, diff)
 		}
-		if !errors.Is(err, ErrTruncatedStream) {
+		if !errors.Is(err, agent.ErrTruncatedStream) {
 			t.Errorf("%s: the merge's error is not kept: %v", tt.reason, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package agent
+package agent_test
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,12 +50,12 @@ func (w *waits) all() []time.Duration {
 
 // liveClient is a client of url through a LiveTransport whose timeouts only
 // a silent server reaches (the timeout tests shorten them).
-func liveClient(url string, retries int, w *waits) *Client {
-	lt := &LiveTransport{HeaderTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, Retries: retries}
+func liveClient(url string, retries int, w *waits) *agent.Client {
+	lt := &agent.LiveTransport{HeaderTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, Retries: retries}
 	if w != nil {
-		lt.sleep = w.sleep
+		lt.SetSleep(w.sleep)
 	}
-	return &Client{BaseURL: url + "/v1", Model: "m", HTTPClient: &http.Client{Transport: lt}}
+	return &agent.Client{BaseURL: url + "/v1", Model: "m", HTTPClient: &http.Client{Transport: lt}, Format: chat.Format}
 }
 
 const okStream = "data: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
@@ -98,9 +100,9 @@ func TestLiveHeaderTimeout(t *testing.T) {
 	url, accepted := silentListener(t)
 	w := &waits{}
 	c := liveClient(url, 1, w)
-	c.HTTPClient.Transport.(*LiveTransport).HeaderTimeout = 300 * time.Millisecond
+	c.HTTPClient.Transport.(*agent.LiveTransport).HeaderTimeout = 300 * time.Millisecond
 	_, err := c.Complete(guard(t), nil, nil)
-	var te *TimeoutError
+	var te *agent.TimeoutError
 	if !errors.As(err, &te) || te.Idle {
 		t.Fatalf("err = %v, want a header *TimeoutError", err)
 	}
@@ -154,9 +156,9 @@ func TestLiveIdleTimeout(t *testing.T) {
 		t.Run(tt.reason, func(t *testing.T) {
 			srv, n := stallingServer(t, tt.prefix)
 			c := liveClient(srv.URL, 2, &waits{})
-			c.HTTPClient.Transport.(*LiveTransport).IdleTimeout = 300 * time.Millisecond
+			c.HTTPClient.Transport.(*agent.LiveTransport).IdleTimeout = 300 * time.Millisecond
 			turn, err := c.Complete(guard(t), nil, nil)
-			var te *TimeoutError
+			var te *agent.TimeoutError
 			if !errors.As(err, &te) || !te.Idle {
 				t.Fatalf("err = %v, want an idle *TimeoutError", err)
 			}
@@ -187,8 +189,8 @@ func TestLiveIdleTimeoutRestartsPerEvent(t *testing.T) {
 		fmt.Fprint(w, okStream)
 	}))
 	defer srv.Close()
-	lt := &LiveTransport{IdleTimeout: time.Second}
-	c := &Client{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: lt}}
+	lt := &agent.LiveTransport{IdleTimeout: time.Second}
+	c := &agent.Client{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: lt}, Format: chat.Format}
 	turn, err := c.Complete(guard(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +264,7 @@ func TestLiveRetries(t *testing.T) {
 					t.Fatalf("turn %+v, err %v; want the stream merged", turn, err)
 				}
 			} else {
-				var he *HTTPError
+				var he *agent.HTTPError
 				if !errors.As(err, &he) || he.StatusCode != tt.wantStatus {
 					t.Fatalf("err = %v, want HTTP %d", err, tt.wantStatus)
 				}
@@ -325,7 +327,7 @@ func TestLiveNoRetryAfterPartOfStream(t *testing.T) {
 	}))
 	defer srv.Close()
 	turn, err := liveClient(srv.URL, 2, &waits{}).Complete(guard(t), nil, nil)
-	if !errors.Is(err, ErrTruncatedStream) || turn.Text != "half" {
+	if !errors.Is(err, agent.ErrTruncatedStream) || turn.Text != "half" {
 		t.Fatalf("turn %+v, err %v; want the half turn and ErrTruncatedStream", turn, err)
 	}
 	if n.Load() != 1 {
@@ -338,10 +340,10 @@ func TestLiveRetryStopsOnCancel(t *testing.T) {
 	srv, n := scriptedStatuses(t, http.Header{"Retry-After": {"30"}}, 503, 503, 503)
 	ctx, cancel := context.WithCancel(guard(t))
 	c := liveClient(srv.URL, 2, nil)
-	c.HTTPClient.Transport.(*LiveTransport).sleep = func(context.Context, time.Duration) error {
+	c.HTTPClient.Transport.(*agent.LiveTransport).SetSleep(func(context.Context, time.Duration) error {
 		cancel()
 		return context.Canceled
-	}
+	})
 	_, err := c.Complete(ctx, nil, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
@@ -390,10 +392,10 @@ func TestLiveBodyLimit(t *testing.T) {
 		t.Fatalf("gzip body is %d bytes, want under 1 MiB", gz.Len())
 	}
 	for _, path := range []string{"/gzip", "/endless"} {
-		lt := &LiveTransport{MaxBodyBytes: 2 << 20}
-		c := &Client{BaseURL: srv.URL + path, HTTPClient: &http.Client{Transport: lt}}
+		lt := &agent.LiveTransport{MaxBodyBytes: 2 << 20}
+		c := &agent.Client{BaseURL: srv.URL + path, HTTPClient: &http.Client{Transport: lt}, Format: chat.Format}
 		turn, err := c.Complete(guard(t), nil, nil)
-		if !errors.Is(err, ErrBodyTooLarge) {
+		if !errors.Is(err, agent.ErrBodyTooLarge) {
 			t.Fatalf("%s: err = %v, want ErrBodyTooLarge", path, err)
 		}
 		if diff := cmp.Diff("reading stream: response body too large: more than 2 MiB", err.Error()); diff != "" {
@@ -411,8 +413,8 @@ func TestLiveBodyAtLimit(t *testing.T) {
 		fmt.Fprint(w, okStream)
 	}))
 	defer srv.Close()
-	lt := &LiveTransport{MaxBodyBytes: int64(len(okStream))}
-	c := &Client{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: lt}}
+	lt := &agent.LiveTransport{MaxBodyBytes: int64(len(okStream))}
+	c := &agent.Client{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: lt}, Format: chat.Format}
 	turn, err := c.Complete(guard(t), nil, nil)
 	if err != nil || turn.Text != "ok" {
 		t.Fatalf("turn %+v, err %v", turn, err)
@@ -457,11 +459,11 @@ func TestLiveGzipBombDefaults(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"/line", ErrEventTooLarge, "reading stream: one server-sent event is larger than 16 MiB (the limit of one event)"},
-		{"/events", ErrBodyTooLarge, "reading stream: response body too large: more than 64 MiB"},
+		{"/line", agent.ErrEventTooLarge, "reading stream: one server-sent event is larger than 16 MiB (the limit of one event)"},
+		{"/events", agent.ErrBodyTooLarge, "reading stream: response body too large: more than 64 MiB"},
 	}
 	for _, tt := range tests {
-		c := &Client{BaseURL: srv.URL + tt.path, HTTPClient: &http.Client{Transport: &LiveTransport{}}}
+		c := &agent.Client{BaseURL: srv.URL + tt.path, HTTPClient: &http.Client{Transport: &agent.LiveTransport{}}, Format: chat.Format}
 		_, err := c.Complete(guard(t), nil, nil)
 		if !errors.Is(err, tt.want) {
 			t.Fatalf("%s: err = %v, want %v", tt.path, err, tt.want)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // A gateway that numbers its calls from 1 and splits the arguments inside an
@@ -21,7 +21,7 @@ data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
 data: [DONE]
 
 `
-	turn, err := agent.MergeStream(strings.NewReader(stream))
+	turn, err := chat.Merge(strings.NewReader(stream))
 	if err != nil {
 		fmt.Println("error:", err)
 		return

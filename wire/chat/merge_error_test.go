@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,10 +19,6 @@ func mergeFile(t *testing.T, name string) (*agent.Turn, error) {
 	}
 	defer f.Close()
 	return Merge(f)
-}
-
-func call(id, name, args string) agent.ToolCall {
-	return agent.ToolCall{ID: id, Type: "function", Function: agent.FunctionCall{Name: name, Arguments: args}}
 }
 
 // A stream error returns what was merged so far together with the error.
@@ -41,7 +38,7 @@ func TestMergeStreamErrorKeepsPartialTurn(t *testing.T) {
 		{
 			reason:    "vllm object:error keeps the call merged so far",
 			fixture:   "error_object_type",
-			wantTurn:  &agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{call("call_v1", "glob", `{"pat`)}},
+			wantTurn:  &agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{streamtest.Call("call_v1", "glob", `{"pat`)}},
 			wantError: &agent.StreamError{Message: "The decoder prompt (length 40961) is longer than the maximum model length of 40960.", Type: "BadRequestError", Code: "400"},
 		},
 		{
@@ -54,15 +51,15 @@ func TestMergeStreamErrorKeepsPartialTurn(t *testing.T) {
 			reason:  "an error chunk after partial calls keeps both calls; its finish_reason is not merged",
 			fixture: "error_after_partial_calls",
 			wantTurn: &agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{
-				call("call_p1", "glob", `{"pattern":"**/*.js"}`),
-				call("call_p2", "read_file", `{"path":"src/`),
+				streamtest.Call("call_p1", "glob", `{"pattern":"**/*.js"}`),
+				streamtest.Call("call_p2", "read_file", `{"path":"src/`),
 			}},
 			wantError: &agent.StreamError{Message: "Provider returned error", Code: "502"},
 		},
 		{
 			reason:   "a truncated stream keeps the partial call",
 			fixture:  "truncated_stream",
-			wantTurn: &agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{call("call_tr1", "read_file", `{"path":"src/ca`)}},
+			wantTurn: &agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{streamtest.Call("call_tr1", "read_file", `{"path":"src/ca`)}},
 		},
 	}
 	for _, tt := range tests {

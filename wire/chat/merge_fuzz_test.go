@@ -1,60 +1,20 @@
 package chat
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzMergeRechunk: any re-chunking of a fixture's bytes (seeded random-size
 // reads, including splits inside CRLF and inside UTF-8 sequences) merges to
 // the same turn and the same error as reading it whole.
-func FuzzMergeRechunk(f *testing.F) { fuzzRechunk(f, streamFixtures(f), Merge) }
-
-// fuzzRechunk fuzzes merge over re-chunkings of the fixtures at paths: each
-// merges to the same turn and the same error as the whole bytes.
-func fuzzRechunk(f *testing.F, paths []string, merge func(io.Reader) (*agent.Turn, error)) {
-	var fixtures [][]byte
-	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		fixtures = append(fixtures, data)
-	}
-	for i := range fixtures {
-		f.Add(uint8(i), uint64(i), uint16(1))
-		f.Add(uint8(i), uint64(i)*31+7, uint16(13))
-	}
-	f.Fuzz(func(t *testing.T, which uint8, seed uint64, maxPiece uint16) {
-		data := fixtures[int(which)%len(fixtures)]
-		wantTurn, wantErr := merge(bytes.NewReader(data))
-		gotTurn, gotErr := merge(newPieceReader(data, seed, 1+int(maxPiece)%512))
-		if diff := cmp.Diff(wantTurn, gotTurn); diff != "" {
-			t.Errorf("turn differs when re-chunked (-whole +pieces):\n%s", diff)
-		}
-		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
-			t.Errorf("error = %v, whole gave %v", gotErr, wantErr)
-		}
-	})
-}
-
-// fuzzCalls are the calls FuzzMergeArgumentSplits streams: escapes, Chinese,
-// an emoji outside the BMP, and an empty argument list.
-var fuzzCalls = []agent.ToolCall{
-	call("call_a", "grep", `{"pattern":"say \"hi\" \\ \u4e2d","glob":"src/**"}`),
-	call("call_b", "read_file", `{"path":"中文/目录/文件.js","offset":1}`),
-	call("call_c", "glob", `{"pattern":"😀/**/*.js"}`),
-	call("call_d", "list_files", `{}`),
-}
+func FuzzMergeRechunk(f *testing.F) { streamtest.FuzzRechunk(f, streamFixtures(f), Merge) }
 
 // FuzzMergeArgumentSplits: any split of the argument text into pieces (at
 // rune boundaries, since a server's fragments are strings), interleaved
@@ -66,12 +26,12 @@ func FuzzMergeArgumentSplits(f *testing.F) {
 	f.Add([]byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Add([]byte("\xff\x80\x13\x07\x42 some longer seed that splits differently"))
 	f.Fuzz(func(t *testing.T, plan []byte) {
-		stream := splitStream(fuzzCalls, plan)
+		stream := splitStream(streamtest.FuzzCalls, plan)
 		turn, err := Merge(strings.NewReader(stream))
 		if err != nil {
 			t.Fatalf("%v\nstream:\n%s", err, stream)
 		}
-		if diff := cmp.Diff(fuzzCalls, turn.ToolCalls); diff != "" {
+		if diff := cmp.Diff(streamtest.FuzzCalls, turn.ToolCalls); diff != "" {
 			t.Errorf("calls (-want +got):\n%s\nstream:\n%s", diff, stream)
 		}
 	})

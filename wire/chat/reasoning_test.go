@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,7 +50,7 @@ func TestMergeStreamContentAndReasoning(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				echo := agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{call("c", "glob", "{}")}, Thinking: turn.Thinking}.ReasoningContent()
+				echo := agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{streamtest.Call("c", "glob", "{}")}, Thinking: turn.Thinking}.ReasoningContent()
 				got := []string{turn.Text, turn.ReasoningText(), echo}
 				if diff := cmp.Diff([]string{tt.text, tt.reasoning, tt.echo}, got); diff != "" {
 					t.Errorf("jsonOnly=%v: text, reasoning, reasoning_content (-want +got):\n%s", jsonOnly, diff)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,7 +22,7 @@ func TestMessagesRequestBody(t *testing.T) {
 		{Role: agent.RoleAssistant, Content: "Looking.", Thinking: []agent.Thinking{
 			{Type: agent.ThinkingText, Text: "think", Signature: "sig"},
 			{Type: agent.ThinkingRedacted, Data: "opaque"},
-		}, ToolCalls: []agent.ToolCall{call("toolu_1", "echo", "{ \"text\": \"x\" }"), call("toolu_2", "echo", `{"text":`)}},
+		}, ToolCalls: []agent.ToolCall{streamtest.Call("toolu_1", "echo", "{ \"text\": \"x\" }"), streamtest.Call("toolu_2", "echo", `{"text":`)}},
 		{Role: agent.RoleTool, ToolCallID: "toolu_1", Content: "x"},
 		{Role: agent.RoleTool, ToolCallID: "toolu_2", Content: "bad json"},
 		{Role: agent.RoleUser, Content: "and?"},
@@ -33,7 +34,7 @@ func TestMessagesRequestBody(t *testing.T) {
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"x"},{"type":"tool_result","tool_use_id":"toolu_2","content":"bad json"},{"type":"text","text":"and?"}]}],` +
 		`"tools":[{"name":"echo","description":"Echo the text.","input_schema":{"type":"object","properties":{"text":{"type":"string"}}}}],"stream":true}`
 	for i := 0; i < 3; i++ {
-		got, err := Body("m", msgs, testDefs)
+		got, err := Body("m", msgs, streamtest.Defs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,11 +55,11 @@ func TestDecodeMessagesRequestRoundTrip(t *testing.T) {
 		{Role: agent.RoleSystem, Content: "sys"},
 		{Role: agent.RoleUser, Content: "why red?"},
 		{Role: agent.RoleAssistant, Content: "Looking.", Thinking: []agent.Thinking{{Type: agent.ThinkingText, Text: "think", Signature: "sig"}},
-			ToolCalls: []agent.ToolCall{call("toolu_1", "echo", `{"text":"x"}`)}},
+			ToolCalls: []agent.ToolCall{streamtest.Call("toolu_1", "echo", `{"text":"x"}`)}},
 		{Role: agent.RoleTool, ToolCallID: "toolu_1", Content: "x"},
 		{Role: agent.RoleAssistant, Content: "Done."},
 	}
-	body, err := Body("m", msgs, testDefs)
+	body, err := Body("m", msgs, streamtest.Defs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestDecodeMessagesRequestStringContent(t *testing.T) {
 	want := agent.DecodedRequest{Model: "m", Messages: []agent.Message{
 		{Role: agent.RoleSystem, Content: "a\n\nb"},
 		{Role: agent.RoleUser, Content: "hi"},
-		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{call("t1", "glob", `{"pattern":"*"}`)}},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{streamtest.Call("t1", "glob", `{"pattern":"*"}`)}},
 		{Role: agent.RoleTool, ToolCallID: "t1", Content: "main.js"},
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -145,7 +146,7 @@ func TestDecodeMessagesRequestInvariant(t *testing.T) {
 // The loop's check for this format: the neutral invariants, then the
 // converted request's.
 func TestCheckAnthropicMessages(t *testing.T) {
-	asked := agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{call("a", "glob", "{}")}}
+	asked := agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{streamtest.Call("a", "glob", "{}")}}
 	tests := []struct {
 		reason string
 		msgs   []agent.Message
@@ -193,15 +194,15 @@ data: {"type":"message_stop"}
 		io.WriteString(w, stream)
 	}))
 	defer srv.Close()
-	c := &agent.Client{BaseURL: srv.URL + "/", APIKey: "sk-ant-1", Model: "claude", HTTPClient: srv.Client(), API: Format}
-	turn, err := c.Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, testDefs)
+	c := &agent.Client{BaseURL: srv.URL + "/", APIKey: "sk-ant-1", Model: "claude", HTTPClient: srv.Client(), Format: Format}
+	turn, err := c.Complete(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, streamtest.Defs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if turn.Text != "hi" || turn.FinishReason != "end_turn" {
 		t.Errorf("turn = %+v", turn)
 	}
-	want, _ := Body("claude", []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, testDefs)
+	want, _ := Body("claude", []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, streamtest.Defs)
 	for _, check := range []struct{ what, got, want string }{
 		{"path", got.Path, "/v1/messages"},
 		{"x-api-key", got.Header.Get("x-api-key"), "sk-ant-1"},

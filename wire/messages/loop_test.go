@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/google/go-cmp/cmp"
 )
@@ -38,7 +39,7 @@ func messagesServer(t *testing.T, streams ...string) (*agent.Client, func() []ag
 		io.WriteString(w, streams[n])
 	}))
 	t.Cleanup(srv.Close)
-	c := &agent.Client{BaseURL: srv.URL, APIKey: "sk-ant-test", Model: "claude", HTTPClient: srv.Client(), API: Format}
+	c := &agent.Client{BaseURL: srv.URL, APIKey: "sk-ant-test", Model: "claude", HTTPClient: srv.Client(), Format: Format}
 	return c, func() []agent.DecodedRequest {
 		mu.Lock()
 		defer mu.Unlock()
@@ -48,7 +49,7 @@ func messagesServer(t *testing.T, streams ...string) (*agent.Client, func() []ag
 
 func messagesStream(t *testing.T, fixture string) string {
 	t.Helper()
-	data, err := os.ReadFile("testdata/messages/" + fixture + ".sse")
+	data, err := os.ReadFile("testdata/streams/" + fixture + ".sse")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +65,8 @@ func TestLoopMessagesEchoesThinkingAndKeepsOrder(t *testing.T) {
 		messagesStream(t, "text_after_tool_use"),
 		messagesStream(t, "end_turn_text_only"),
 	)
-	l := &agent.Loop{Client: client, Tools: testTools(t, tools.EN, nil)}
-	msgs, err := l.Run(context.Background(), start())
+	l := &agent.Loop{Client: client, Tools: streamtest.Tools(t, tools.EN, nil)}
+	msgs, err := l.Run(context.Background(), streamtest.Start())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +102,8 @@ func TestLoopMessagesEchoesThinkingAndKeepsOrder(t *testing.T) {
 func TestLoopMessagesErrorDropsPartialCall(t *testing.T) {
 	for _, fixture := range []string{"error_overloaded_partial_call", "cut_before_message_stop"} {
 		client, _ := messagesServer(t, messagesStream(t, "clean_text_then_tool_use"), messagesStream(t, fixture))
-		l := &agent.Loop{Client: client, Tools: testTools(t, tools.EN, nil)}
-		msgs, err := l.Run(context.Background(), start())
+		l := &agent.Loop{Client: client, Tools: streamtest.Tools(t, tools.EN, nil)}
+		msgs, err := l.Run(context.Background(), streamtest.Start())
 		var se *agent.StreamError
 		if !errors.As(err, &se) && !errors.Is(err, agent.ErrTruncatedStream) {
 			t.Errorf("%s: error = %v", fixture, err)

@@ -6,31 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
-
-// fixturesIn lists dir/*.sse.
-func fixturesIn(t testing.TB, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures in %s: %v", dir, err)
-	}
-	return files
-}
 
 // Every Messages fixture opens with a comment line saying which shape it
 // reproduces and where it was seen. Their goldens are what agentvcr merge
 // prints (internal/cli's TestMergeFixtures).
 func TestMessagesFixturesSayWhatTheyReproduce(t *testing.T) {
-	for _, path := range fixturesIn(t, "testdata/messages") {
-		if reason := fixtureReason(t, path); len(reason) < 20 {
+	for _, path := range streamtest.Fixtures(t, "testdata/streams") {
+		if reason := streamtest.Reason(t, path); len(reason) < 20 {
 			t.Errorf("%s: the first comment %q is too short to say what it reproduces", path, reason)
 		}
 	}
@@ -38,7 +28,7 @@ func TestMessagesFixturesSayWhatTheyReproduce(t *testing.T) {
 
 func mergeMessagesFixture(t *testing.T, name string) (*agent.Turn, error) {
 	t.Helper()
-	data, err := os.ReadFile("testdata/messages/" + name + ".sse")
+	data, err := os.ReadFile("testdata/streams/" + name + ".sse")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,9 +47,9 @@ func TestMergeMessagesErrorKeepsPartialTurn(t *testing.T) {
 		{"overloaded after text", "error_overloaded_after_text", nil,
 			&agent.Turn{Text: "Let me look "}},
 		{"overloaded in a call's arguments", "error_overloaded_partial_call", nil,
-			&agent.Turn{Text: "Searching.", ToolTurn: true, ToolCalls: []agent.ToolCall{call("toolu_01A09q90qw90lq917835lq9", "grep", `{"pattern":"div`)}}},
+			&agent.Turn{Text: "Searching.", ToolTurn: true, ToolCalls: []agent.ToolCall{streamtest.Call("toolu_01A09q90qw90lq917835lq9", "grep", `{"pattern":"div`)}}},
 		{"cut before message_stop", "cut_before_message_stop", agent.ErrTruncatedStream,
-			&agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{call("toolu_01A09q90qw90lq917835lq9", "glob", `{"pattern":`)}}},
+			&agent.Turn{ToolTurn: true, ToolCalls: []agent.ToolCall{streamtest.Call("toolu_01A09q90qw90lq917835lq9", "glob", `{"pattern":`)}}},
 		{"a second message", "second_message_in_stream", ErrSecondMessage,
 			&agent.Turn{Text: "First.", FinishReason: "end_turn"}},
 	}
@@ -133,7 +123,7 @@ func TestMergeMessagesBadEvents(t *testing.T) {
 // FuzzMergeMessagesRechunk: any re-chunking of a Messages fixture's bytes
 // merges to the same turn and the same error as reading it whole.
 func FuzzMergeMessagesRechunk(f *testing.F) {
-	fuzzRechunk(f, fixturesIn(f, "testdata/messages"), Merge)
+	streamtest.FuzzRechunk(f, streamtest.Fixtures(f, "testdata/streams"), Merge)
 }
 
 // FuzzMergeMessagesArgumentSplits: any split of the calls' partial_json into
@@ -145,12 +135,12 @@ func FuzzMergeMessagesArgumentSplits(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Add([]byte("\xff\x80\x13\x07\x42 some longer seed that splits differently"))
 	f.Fuzz(func(t *testing.T, plan []byte) {
-		stream := splitMessagesStream(fuzzCalls, plan)
+		stream := splitMessagesStream(streamtest.FuzzCalls, plan)
 		turn, err := Merge(strings.NewReader(stream))
 		if err != nil {
 			t.Fatalf("%v\nstream:\n%s", err, stream)
 		}
-		if diff := cmp.Diff(fuzzCalls, turn.ToolCalls); diff != "" {
+		if diff := cmp.Diff(streamtest.FuzzCalls, turn.ToolCalls); diff != "" {
 			t.Errorf("calls (-want +got):\n%s\nstream:\n%s", diff, stream)
 		}
 	})
@@ -213,7 +203,7 @@ func splitMessagesStream(calls []agent.ToolCall, plan []byte) string {
 // The fast path and encoding/json merge every fixture to the same turn and
 // error.
 func TestMergeMessagesFastPathMatchesJSON(t *testing.T) {
-	for _, path := range fixturesIn(t, "testdata/messages") {
+	for _, path := range streamtest.Fixtures(t, "testdata/streams") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 	"github.com/google/go-cmp/cmp"
 )
@@ -15,7 +16,7 @@ import (
 // FuzzMergeResponsesRechunk: any re-chunking of a Responses fixture's bytes
 // merges to the same turn and the same error as reading it whole.
 func FuzzMergeResponsesRechunk(f *testing.F) {
-	fuzzRechunk(f, responsesFixtures(f), Merge)
+	streamtest.FuzzRechunk(f, streamtest.Fixtures(f, "testdata/streams"), Merge)
 }
 
 // FuzzMergeResponsesShapes: the calls come out the same whatever shape the
@@ -29,12 +30,12 @@ func FuzzMergeResponsesShapes(f *testing.F) {
 	f.Add([]byte{0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Add([]byte("\x0a\x80\x13\x07\x42 some longer seed that splits differently"))
 	f.Fuzz(func(t *testing.T, plan []byte) {
-		stream := responsesShapeStream(fuzzCalls, plan)
+		stream := responsesShapeStream(streamtest.FuzzCalls, plan)
 		turn, err := Merge(strings.NewReader(stream))
 		if err != nil {
 			t.Fatalf("%v\nstream:\n%s", err, stream)
 		}
-		if diff := cmp.Diff(fuzzCalls, turn.ToolCalls); diff != "" {
+		if diff := cmp.Diff(streamtest.FuzzCalls, turn.ToolCalls); diff != "" {
 			t.Errorf("calls (-want +got):\n%s\nstream:\n%s", diff, stream)
 		}
 		if len(turn.Warnings) != 0 {

@@ -4,23 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/google/go-cmp/cmp"
 )
-
-// responsesFixtures lists testdata/responses/*.sse; each begins with a
-// comment line that says which shape it reproduces and where it was seen.
-func responsesFixtures(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob("testdata/responses/*.sse")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no Responses fixtures: %v", err)
-	}
-	return files
-}
 
 // TestMergeResponsesStreamErrors: every stream that ends in an error returns
 // the error callers test for, and the turn merged up to it (nothing lost).
@@ -52,7 +40,7 @@ func TestMergeResponsesStreamErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			data, err := os.ReadFile("testdata/responses/" + tt.fixture + ".sse")
+			data, err := os.ReadFile("testdata/streams/" + tt.fixture + ".sse")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,10 +16,10 @@ func TestResponsesRequestBody(t *testing.T) {
 	msgs := []agent.Message{
 		{Role: agent.RoleSystem, Content: "sys <&>"},
 		{Role: agent.RoleUser, Content: "why red?"},
-		{Role: agent.RoleAssistant, Content: "Looking.", ToolCalls: []agent.ToolCall{call("c1", "echo", `{"text":"x"}`), call("c2", "echo", `{}`)}},
+		{Role: agent.RoleAssistant, Content: "Looking.", ToolCalls: []agent.ToolCall{streamtest.Call("c1", "echo", `{"text":"x"}`), streamtest.Call("c2", "echo", `{}`)}},
 		{Role: agent.RoleTool, ToolCallID: "c1", Content: "x"},
 		{Role: agent.RoleTool, ToolCallID: "c2", Content: ""},
-		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{call("c3", "echo", `{"text":"中"}`)}},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{streamtest.Call("c3", "echo", `{"text":"中"}`)}},
 		{Role: agent.RoleTool, ToolCallID: "c3", Content: "中"},
 		{Role: agent.RoleAssistant, Content: ""},
 	}
@@ -34,7 +36,7 @@ func TestResponsesRequestBody(t *testing.T) {
 		`{"type":"message","role":"assistant","content":""}],` +
 		`"tools":[{"type":"function","name":"echo","description":"Echo the text.","parameters":{"type":"object","properties":{"text":{"type":"string"}}}}],"stream":true}`
 	for range 3 {
-		got, err := Body("m", msgs, testDefs)
+		got, err := Body("m", msgs, streamtest.Defs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,16 +49,9 @@ func TestResponsesRequestBody(t *testing.T) {
 		t.Errorf("empty body (-want +got):\n%s", diff)
 	}
 	_, err := Body("m", []agent.Message{{Role: "developer", Content: "x"}}, nil)
-	if diff := cmp.Diff(`message 0: role "developer" has no Responses input item`, errText(err)); diff != "" {
+	if diff := cmp.Diff(`message 0: role "developer" has no Responses input item`, streamtest.ErrText(err)); diff != "" {
 		t.Errorf("unknown role (-want +got):\n%s", diff)
 	}
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // TestLoopOverResponses runs the loop against a loopback server speaking
@@ -71,19 +66,19 @@ func TestLoopOverResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newTestGateway(t, reply{body: string(differs)}, reply{body: string(final)})
-	c := g.client()
-	c.API = Responses
-	reg := testTools(t, tools.EN, nil)
+	g := streamtest.NewGateway(t, streamtest.Reply{Body: string(differs)}, streamtest.Reply{Body: string(final)})
+	c := g.Client(chat.Format)
+	c.Format = Responses
+	reg := streamtest.Tools(t, tools.EN, nil)
 	var events []agent.Event
 	l := &agent.Loop{Client: c, Tools: reg, OnEvent: func(e agent.Event) { events = append(events, e) }}
-	msgs, err := l.Run(context.Background(), start())
+	msgs, err := l.Run(context.Background(), streamtest.Start())
 	if err != nil {
 		t.Fatal(err)
 	}
-	grep := call("call_A3", "grep", `{"pattern":"divide","glob":"**/*.js"}`)
+	grep := streamtest.Call("call_A3", "grep", `{"pattern":"divide","glob":"**/*.js"}`)
 	res := reg.Execute(context.Background(), tools.Call{ID: "call_A3", Name: "grep", Arguments: grep.Function.Arguments})
-	wantMsgs := append(start(),
+	wantMsgs := append(streamtest.Start(),
 		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{grep}},
 		agent.Message{Role: agent.RoleTool, ToolCallID: "call_A3", Content: res.Content},
 		agent.Message{Role: agent.RoleAssistant, Content: "The tests are red because divide(1, 0) does not throw."},
@@ -98,7 +93,7 @@ func TestLoopOverResponses(t *testing.T) {
 	if diff := cmp.Diff(want, events[0]); diff != "" {
 		t.Errorf("warning event (-want +got):\n%s", diff)
 	}
-	reqs := g.requests()
+	reqs := g.Requests()
 	if len(reqs) != 2 || reqs[0].Path != "/v1/responses" {
 		t.Fatalf("requests = %+v, want 2 to /v1/responses", reqs)
 	}
@@ -128,7 +123,7 @@ func TestDetectAPIResponses(t *testing.T) {
 			t.Errorf("%s: DetectAPI = %s, want %s", tt.reason, got.Name, tt.want.Name)
 		}
 	}
-	for _, path := range responsesFixtures(t) {
+	for _, path := range streamtest.Fixtures(t, "testdata/streams") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -1,54 +1,15 @@
-package agent
+package sse
 
 import (
-	"bytes"
 	"errors"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"testing/iotest"
 
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
-
-// pieceReader returns its bytes in seeded random-size pieces of 1 to max bytes,
-// the way a network delivers them.
-type pieceReader struct {
-	data []byte
-	rnd  *rand.Rand
-	max  int
-}
-
-func newPieceReader(data []byte, seed uint64, max int) *pieceReader {
-	return &pieceReader{data: data, rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), max: max}
-}
-
-func (p *pieceReader) Read(b []byte) (int, error) {
-	if len(p.data) == 0 {
-		return 0, io.EOF
-	}
-	n := 1 + p.rnd.IntN(p.max)
-	n = min(n, len(b), len(p.data))
-	copy(b, p.data[:n])
-	p.data = p.data[n:]
-	return n, nil
-}
-
-// splitReader returns its input in the pieces given, one per Read.
-type splitReader struct{ pieces []string }
-
-func (s *splitReader) Read(b []byte) (int, error) {
-	if len(s.pieces) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(b, s.pieces[0])
-	s.pieces[0] = s.pieces[0][n:]
-	if s.pieces[0] == "" {
-		s.pieces = s.pieces[1:]
-	}
-	return n, nil
-}
 
 type wantEvent struct {
 	Error bool
@@ -57,10 +18,10 @@ type wantEvent struct {
 
 func readEvents(t *testing.T, r io.Reader) ([]wantEvent, error) {
 	t.Helper()
-	sr := newSSEReader(r)
+	sr := sse.NewReader(r)
 	var got []wantEvent
 	for {
-		ev, err := sr.next()
+		ev, err := sr.Next()
 		if err == io.EOF {
 			return got, nil
 		}
@@ -99,7 +60,7 @@ func TestSSEReader(t *testing.T) {
 	}{
 		{"whole", func(s string) io.Reader { return strings.NewReader(s) }},
 		{"one byte", func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) }},
-		{"random pieces", func(s string) io.Reader { return newPieceReader([]byte(s), 7, 5) }},
+		{"random pieces", func(s string) io.Reader { return streamtest.NewPieceReader([]byte(s), 7, 5) }},
 	}
 	for _, tt := range tests {
 		for _, rd := range readers {
@@ -119,7 +80,7 @@ func TestSSEReader(t *testing.T) {
 // A CR at the end of one read and the LF at the start of the next are one
 // line end, not a line end and a blank line that would dispatch early.
 func TestSSEReaderCRLFSplitAcrossReads(t *testing.T) {
-	r := &splitReader{pieces: []string{"data: a\r", "\ndata: b\r", "\n\r", "\n"}}
+	r := &streamtest.SplitReader{Pieces: []string{"data: a\r", "\ndata: b\r", "\n\r", "\n"}}
 	got, err := readEvents(t, r)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +108,7 @@ func TestSSEReaderLongLines(t *testing.T) {
 	long := strings.Repeat("x", 3<<20+17)
 	for _, eol := range []string{"\n", "\r\n", "\r"} {
 		in := "data: " + long + eol + eol + "data: after" + eol + eol
-		got, err := readEvents(t, newPieceReader([]byte(in), 1, 1<<16))
+		got, err := readEvents(t, streamtest.NewPieceReader([]byte(in), 1, 1<<16))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,29 +116,4 @@ func TestSSEReaderLongLines(t *testing.T) {
 			t.Errorf("eol %q: got %d events, first %d bytes", eol, len(got), len(got[0].Data))
 		}
 	}
-}
-
-func TestMergeStreamLongLine(t *testing.T) {
-	// A whole-call chunk whose arguments are over 1 MiB (term-llm #298, ragflow #15381).
-	content := strings.Repeat("第一行 line \\\"quoted\\\"\\n", 60000)
-	args := `{"path":"big.txt","content":"` + content + `"}`
-	quoted, _ := jsonQuote(args)
-	in := "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_big\",\"type\":\"function\",\"function\":{\"name\":\"write_file\",\"arguments\":" + quoted + "}}]},\"finish_reason\":\"tool_calls\"}]}\r\n\r\ndata: [DONE]\r\n\r\n"
-	if len(in) < 1<<20 {
-		t.Fatalf("fixture is %d bytes, want over 1 MiB", len(in))
-	}
-	turn, err := MergeStream(newPieceReader([]byte(in), 3, 4096))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []ToolCall{{ID: "call_big", Type: "function", Function: FunctionCall{Name: "write_file", Arguments: args}}}
-	if diff := cmp.Diff(want, turn.ToolCalls); diff != "" {
-		t.Errorf("calls (-want +got):\n%s", diff)
-	}
-}
-
-func jsonQuote(s string) (string, error) {
-	var b bytes.Buffer
-	err := writeJSONString(&b, s)
-	return b.String(), err
 }

@@ -1,4 +1,4 @@
-package agent
+package sse
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -40,7 +41,7 @@ func TestSSEReaderAcrossBufferMoves(t *testing.T) {
 		r    io.Reader
 	}{
 		{"whole", strings.NewReader(in.String())},
-		{"random pieces", newPieceReader([]byte(in.String()), 11, 4000)},
+		{"random pieces", streamtest.NewPieceReader([]byte(in.String()), 11, 4000)},
 		{"one byte", iotest.OneByteReader(strings.NewReader(in.String()))},
 	}
 	for _, rd := range readers {

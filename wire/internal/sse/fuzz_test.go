@@ -1,4 +1,4 @@
-package agent
+package sse
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -62,9 +63,11 @@ func FuzzSSEReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64, maxPiece uint16) {
 		want := refEvents(string(in))
 		for name, r := range map[string]func() ([]wantEvent, error){
-			"whole":  func() ([]wantEvent, error) { return readEvents(t, strings.NewReader(string(in))) },
-			"byte":   func() ([]wantEvent, error) { return readEvents(t, iotest.OneByteReader(strings.NewReader(string(in)))) },
-			"pieces": func() ([]wantEvent, error) { return readEvents(t, newPieceReader(in, seed, 1+int(maxPiece)%300)) },
+			"whole": func() ([]wantEvent, error) { return readEvents(t, strings.NewReader(string(in))) },
+			"byte":  func() ([]wantEvent, error) { return readEvents(t, iotest.OneByteReader(strings.NewReader(string(in)))) },
+			"pieces": func() ([]wantEvent, error) {
+				return readEvents(t, streamtest.NewPieceReader(in, seed, 1+int(maxPiece)%300))
+			},
 		} {
 			got, err := r()
 			if err != nil {

@@ -1,4 +1,4 @@
-package agent
+package sse
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,7 +30,7 @@ func TestSSEReaderBOM(t *testing.T) {
 		for _, rd := range []struct {
 			name string
 			r    io.Reader
-		}{{"whole", strings.NewReader(tt.in)}, {"random pieces", newPieceReader([]byte(tt.in), 3, 2)}} {
+		}{{"whole", strings.NewReader(tt.in)}, {"random pieces", streamtest.NewPieceReader([]byte(tt.in), 3, 2)}} {
 			got, err := readEvents(t, rd.r)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", tt.reason, rd.name, err)
@@ -38,19 +39,6 @@ func TestSSEReaderBOM(t *testing.T) {
 				t.Errorf("%s/%s: events (-want +got):\n%s", tt.reason, rd.name, diff)
 			}
 		}
-	}
-}
-
-// A stream that starts with a BOM merges as it would without one; before,
-// the first line's field was "\uFEFFdata" and the whole stream counted as
-// truncated.
-func TestMergeStreamBOM(t *testing.T) {
-	turn, err := MergeStream(strings.NewReader("\uFEFFdata: {\"choices\":[{\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if turn.Text != "hi" || turn.FinishReason != "stop" {
-		t.Errorf("turn = %+v", turn)
 	}
 }
 
@@ -85,14 +73,14 @@ func TestSSEReaderEventTooLarge(t *testing.T) {
 		{"the same with bare CRs", &endless{b: []byte("data: 0123456789abcdef\r")}},
 	}
 	for _, tt := range tests {
-		sr := newSSEReader(tt.src)
-		sr.max = 1 << 20
-		_, err := sr.next()
+		sr := sse.NewReader(tt.src)
+		sr.Max = 1 << 20
+		_, err := sr.Next()
 		if !errors.Is(err, ErrEventTooLarge) {
 			t.Errorf("%s: err = %v, want ErrEventTooLarge", tt.reason, err)
 		}
-		if len(sr.buf) > 2*sr.max || cap(sr.own) > 2*sr.max {
-			t.Errorf("%s: holds a %d-byte buffer and %d bytes of data, limit %d", tt.reason, len(sr.buf), cap(sr.own), sr.max)
+		if len(sr.buf) > 2*sr.Max || cap(sr.own) > 2*sr.Max {
+			t.Errorf("%s: holds a %d-byte buffer and %d bytes of data, limit %d", tt.reason, len(sr.buf), cap(sr.own), sr.Max)
 		}
 	}
 	// The real limit, through MergeStream: the error says what the limit is.
@@ -111,41 +99,13 @@ func TestSSEReaderEventTooLarge(t *testing.T) {
 
 // An event just under the limit is read whole.
 func TestSSEReaderEventAtLimit(t *testing.T) {
-	sr := newSSEReader(strings.NewReader("data: " + strings.Repeat("a", 1000) + "\ndata: " + strings.Repeat("b", 1000) + "\n\n"))
-	sr.max = 2001
-	ev, err := sr.next()
+	sr := sse.NewReader(strings.NewReader("data: " + strings.Repeat("a", 1000) + "\ndata: " + strings.Repeat("b", 1000) + "\n\n"))
+	sr.Max = 2001
+	ev, err := sr.Next()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ev.Data) != 2001 {
 		t.Errorf("data is %d bytes, want 2001", len(ev.Data))
-	}
-}
-
-// blankLines is n blank lines ending in eol, then one chunk that finishes.
-func blankLines(n int, eol string) []byte {
-	var b bytes.Buffer
-	b.Grow(n*len(eol) + 100)
-	for range n {
-		b.WriteString(eol)
-	}
-	b.WriteString(`data: {"choices":[{"finish_reason":"stop"}]}` + eol + eol)
-	return b.Bytes()
-}
-
-// Twenty million blank lines in bare CRs take time linear in the input, as
-// with LF: before, every line searched up to 64 KiB ahead for a LF.
-// go test ./agent -run XXX -bench SSEBlankLines -benchmem
-func BenchmarkSSEBlankLines(b *testing.B) {
-	for _, eol := range []struct{ name, eol string }{{"LF", "\n"}, {"CR", "\r"}, {"CRLF", "\r\n"}} {
-		in := blankLines(20_000_000, eol.eol)
-		b.Run(eol.name, func(b *testing.B) {
-			b.SetBytes(int64(len(in)))
-			for b.Loop() {
-				if _, err := MergeStream(bytes.NewReader(in)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }
