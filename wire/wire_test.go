@@ -1,5 +1,21 @@
 package wire_test
 
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
+	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/messages"
+	"github.com/agentvcr/agentvcr/wire/responses"
+)
+
 func TestByName(t *testing.T) {
 	tests := []struct {
 		reason  string
@@ -45,6 +61,12 @@ func TestDetect(t *testing.T) {
 		{"a ping first (Messages)", ": comment\r\nevent: ping\r\ndata: {\"type\":\"ping\"}\r\n\r\n", messages.Format},
 		{"a content block before message_start", `data: {"type":"content_block_start","index":0}` + "\n\n", messages.Format},
 		{"Responses", "event: response.created\ndata: {\"type\":\"response.created\"}\n\n", responses.Format},
+		{"a Responses type without an event line", `data: {"type":"response.output_text.delta","delta":"x"}`, responses.Format},
+		{"a Responses type after another member", `data: {"sequence_number":0, "type": "response.created"}`, responses.Format},
+		{"a chat chunk whose text looks like a type", `data: {"choices":[{"delta":{"content":"response."}}]}`, chat.Format},
+		{"a Responses type without an event line", `data: {"type":"response.output_text.delta","delta":"x"}`, responses.Format},
+		{"a Responses type after another member", `data: {"sequence_number":0, "type": "response.created"}`, responses.Format},
+		{"a chat chunk whose text looks like a type", `data: {"choices":[{"delta":{"content":"response."}}]}`, chat.Format},
 		{"an error first, then Messages", "event: error\ndata: {\"type\":\"error\"}\n\nevent: message_start\n", messages.Format},
 		{"an error object alone", `data: {"type":"error","error":{"message":"x"}}` + "\n\n", chat.Format},
 		{"[DONE] then nothing", "data: [DONE]\n\n", chat.Format},
@@ -54,5 +76,40 @@ func TestDetect(t *testing.T) {
 		if got := wire.Detect([]byte(tt.head)); got != tt.want {
 			t.Errorf("%s: Detect = %s, want %s", tt.reason, got.Name, tt.want.Name)
 		}
+	}
+}
+
+// Every format is found by its name and its path, and every fixture of a
+// format's package is detected as that format and says what it reproduces
+// on its first line: one test walks the list, so a new format is checked by
+// being registered.
+func TestEveryFormatIsFoundAndDetected(t *testing.T) {
+	for _, f := range wire.All() {
+		t.Run(f.Name, func(t *testing.T) {
+			if got, err := wire.ByName(f.Name); got != f || err != nil {
+				t.Errorf("ByName(%q) = %v, %v", f.Name, got, err)
+			}
+			for _, path := range []string{f.Path("m"), "/v1" + f.Path("m"), "/s/clean~index_from_1/v1" + f.Path("m"), f.ServedPath} {
+				if got := wire.ForPath(path); got != f {
+					t.Errorf("ForPath(%q) = %v, want %s", path, got, f.Name)
+				}
+			}
+			fixtures := streamtest.Fixtures(t, filepath.Join(f.Name, "testdata", "streams"))
+			for _, path := range fixtures {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := wire.Detect(data); got != f {
+					t.Errorf("%s: detected as %s", path, got.Name)
+				}
+				if reason := streamtest.Reason(t, path); len(reason) < 20 {
+					t.Errorf("%s: the first comment %q is too short to say what it reproduces", path, reason)
+				}
+			}
+		})
+	}
+	if got := wire.ForPath("/v1/models"); got != nil {
+		t.Errorf("ForPath(/v1/models) = %s, want none", got.Name)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // A gateway that numbers its calls from 1 and splits the arguments inside an
 // escape still merges into one call with whole, valid arguments.
-func ExampleMergeStream() {
+func ExampleMerge() {
 	stream := `data: {"choices":[{"index":0,"delta":{"content":"Reading it."}}]}
 
 data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a\\"}}]}}]}

@@ -156,11 +156,11 @@ func TestMergeStreamBadChunks(t *testing.T) {
 		want   string
 	}{
 		{"data that is not JSON", "data: : OPENROUTER PROCESSING", "chunk 1 is not a valid chunk: invalid character ':' looking for beginning of value"},
-		{"a chunk that is a JSON string", `data: "ping"`, "chunk 1 is not a valid chunk: json: cannot unmarshal string into Go value of type agent.chunk"},
+		{"a chunk that is a JSON string", `data: "ping"`, "chunk 1 is not a valid chunk: json: cannot unmarshal string into Go value of type chat.chunk"},
 		{"an index that is not an integer", `data: {"choices":[{"delta":{"tool_calls":[{"index":"x"}]}}]}`, `chunk 1 is not a valid chunk: tool call index "x" is not an integer`},
 		{"two JSON values in one event (broken framing)", `data: {"choices":[]}{"choices":[]}`, "chunk 1 is not a valid chunk: data after the JSON value"},
 		{"a JSON object cut short", `data: {"choices":[`, "chunk 1 is not a valid chunk: unexpected EOF"},
-		{"a number", `data: 42`, "chunk 1 is not a valid chunk: json: cannot unmarshal number into Go value of type agent.chunk"},
+		{"a number", `data: 42`, "chunk 1 is not a valid chunk: json: cannot unmarshal number into Go value of type chat.chunk"},
 		{"content that is not a string", `data: {"choices":[{"delta":{"content":7}}]}`, "chunk 1 is not a valid chunk: content is 7, not a string or an array of parts"},
 	}
 	for _, tt := range tests {

@@ -138,7 +138,7 @@ func TestDecodeMessagesRequestInvariant(t *testing.T) {
 		}
 	}
 	if _, err := Decode([]byte(`{"model":"m","messages":[{"role":"user","content":7}]}`)); fmt.Sprint(err) !=
-		"message 0: content is neither a string nor blocks: json: cannot unmarshal number into Go value of type []agent.wireBlock" {
+		"message 0: content is neither a string nor blocks: json: cannot unmarshal number into Go value of type []messages.wireBlock" {
 		t.Errorf("content 7: error = %v", err)
 	}
 }

@@ -58,17 +58,17 @@ func TestResponsesRequestBody(t *testing.T) {
 // Responses: the request goes to /v1/responses with the Responses body, the
 // merged call runs, and the merger's warning reaches the events first.
 func TestLoopOverResponses(t *testing.T) {
-	differs, err := os.ReadFile("testdata/responses/args_done_differs.sse")
+	differs, err := os.ReadFile("testdata/streams/args_done_differs.sse")
 	if err != nil {
 		t.Fatal(err)
 	}
-	final, err := os.ReadFile("testdata/responses/text_only.sse")
+	final, err := os.ReadFile("testdata/streams/text_only.sse")
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := streamtest.NewGateway(t, streamtest.Reply{Body: string(differs)}, streamtest.Reply{Body: string(final)})
 	c := g.Client(chat.Format)
-	c.Format = Responses
+	c.Format = Format
 	reg := streamtest.Tools(t, tools.EN, nil)
 	var events []agent.Event
 	l := &agent.Loop{Client: c, Tools: reg, OnEvent: func(e agent.Event) { events = append(events, e) }}
@@ -100,45 +100,5 @@ func TestLoopOverResponses(t *testing.T) {
 	body, _ := Body("test-model", wantMsgs[:4], reg.Definitions())
 	if diff := cmp.Diff(string(body), reqs[1].Body); diff != "" {
 		t.Errorf("request 2 body (-want +got):\n%s", diff)
-	}
-	if api, err := APIByName("responses"); api != Responses || err != nil {
-		t.Errorf(`APIByName("responses") = %v, %v`, api, err)
-	}
-}
-
-func TestDetectAPIResponses(t *testing.T) {
-	tests := []struct {
-		reason string
-		head   string
-		want   *API
-	}{
-		{"an event line", "event: response.created\ndata: {}\n\n", Responses},
-		{"a type without an event line", `data: {"type":"response.output_text.delta","delta":"x"}`, Responses},
-		{"a type with a space", `data: {"sequence_number":0, "type": "response.created"}`, Responses},
-		{"a chat chunk", `data: {"choices":[{"delta":{"content":"response."}}]}`, ChatCompletions},
-		{"nothing", "", ChatCompletions},
-	}
-	for _, tt := range tests {
-		if got := DetectAPI([]byte(tt.head)); got != tt.want {
-			t.Errorf("%s: DetectAPI = %s, want %s", tt.reason, got.Name, tt.want.Name)
-		}
-	}
-	for _, path := range streamtest.Fixtures(t, "testdata/streams") {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := DetectAPI(data); got != Responses {
-			t.Errorf("%s: detected as %s", path, got.Name)
-		}
-	}
-	for _, path := range streamFixtures(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := DetectAPI(data); got != ChatCompletions {
-			t.Errorf("%s: detected as %s", path, got.Name)
-		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -61,7 +62,7 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 // One line that never ends, and one event whose data lines never end, stop
-// at the limit with ErrEventTooLarge instead of growing without bound.
+// at the limit with agent.ErrEventTooLarge instead of growing without bound.
 func TestSSEReaderEventTooLarge(t *testing.T) {
 	tests := []struct {
 		reason string
@@ -73,33 +74,33 @@ func TestSSEReaderEventTooLarge(t *testing.T) {
 		{"the same with bare CRs", &endless{b: []byte("data: 0123456789abcdef\r")}},
 	}
 	for _, tt := range tests {
-		sr := sse.NewReader(tt.src)
+		sr := NewReader(tt.src)
 		sr.Max = 1 << 20
 		_, err := sr.Next()
-		if !errors.Is(err, ErrEventTooLarge) {
+		if !errors.Is(err, agent.ErrEventTooLarge) {
 			t.Errorf("%s: err = %v, want ErrEventTooLarge", tt.reason, err)
 		}
 		if len(sr.buf) > 2*sr.Max || cap(sr.own) > 2*sr.Max {
 			t.Errorf("%s: holds a %d-byte buffer and %d bytes of data, limit %d", tt.reason, len(sr.buf), cap(sr.own), sr.Max)
 		}
 	}
-	// The real limit, through MergeStream: the error says what the limit is.
+	// The real limit: the error says what the limit is.
 	src := &endless{b: []byte("x")}
-	_, err := MergeStream(io.MultiReader(strings.NewReader("data: "), src))
-	if !errors.Is(err, ErrEventTooLarge) {
+	_, err := NewReader(io.MultiReader(strings.NewReader("data: "), src)).Next()
+	if !errors.Is(err, agent.ErrEventTooLarge) {
 		t.Fatalf("err = %v, want ErrEventTooLarge", err)
 	}
-	if diff := cmp.Diff("reading stream: one server-sent event is larger than 16 MiB (the limit of one event)", err.Error()); diff != "" {
+	if diff := cmp.Diff("one server-sent event is larger than 16 MiB (the limit of one event)", err.Error()); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}
-	if src.n > 3*MaxEventBytes {
-		t.Errorf("read %d bytes before giving up, want at most %d", src.n, 3*MaxEventBytes)
+	if src.n > 3*agent.MaxEventBytes {
+		t.Errorf("read %d bytes before giving up, want at most %d", src.n, 3*agent.MaxEventBytes)
 	}
 }
 
 // An event just under the limit is read whole.
 func TestSSEReaderEventAtLimit(t *testing.T) {
-	sr := sse.NewReader(strings.NewReader("data: " + strings.Repeat("a", 1000) + "\ndata: " + strings.Repeat("b", 1000) + "\n\n"))
+	sr := NewReader(strings.NewReader("data: " + strings.Repeat("a", 1000) + "\ndata: " + strings.Repeat("b", 1000) + "\n\n"))
 	sr.Max = 2001
 	ev, err := sr.Next()
 	if err != nil {

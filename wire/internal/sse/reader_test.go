@@ -18,7 +18,7 @@ type wantEvent struct {
 
 func readEvents(t *testing.T, r io.Reader) ([]wantEvent, error) {
 	t.Helper()
-	sr := sse.NewReader(r)
+	sr := NewReader(r)
 	var got []wantEvent
 	for {
 		ev, err := sr.Next()
