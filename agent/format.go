@@ -26,10 +26,12 @@ type Format struct {
 	// format: the path ends in the format's endpoint, whatever comes before
 	// it ("/v1", "/s/<case>/v1", a gateway's own prefix).
 	Serves func(path string) bool
-	// ServedPath is the canonical path a recording of this format is served
-	// and matched on ("/v1/chat/completions"), whatever prefix it was
-	// recorded under.
-	ServedPath string
+	// BasePath is what a base URL of this format adds to a server's root:
+	// "/v1" for OpenAI's formats (OPENAI_BASE_URL ends in /v1), "" for
+	// Anthropic's (ANTHROPIC_BASE_URL is the root). A server answers and
+	// matches recordings on BasePath + Path(model), whatever prefix they
+	// were recorded under.
+	BasePath string
 	// Header sets the request headers for key (nothing when key is "").
 	Header func(h http.Header, key string)
 	// Key returns the key a request carries in its headers ("" when none):

@@ -89,7 +89,7 @@ func TestEveryFormatIsFoundAndDetected(t *testing.T) {
 			if got, err := wire.ByName(f.Name); got != f || err != nil {
 				t.Errorf("ByName(%q) = %v, %v", f.Name, got, err)
 			}
-			for _, path := range []string{f.Path("m"), "/v1" + f.Path("m"), "/s/clean~index_from_1/v1" + f.Path("m"), f.ServedPath} {
+			for _, path := range []string{f.Path("m"), "/v1" + f.Path("m"), "/s/clean~index_from_1/v1" + f.Path("m"), f.BasePath + f.Path("m")} {
 				if got := wire.ForPath(path); got != f {
 					t.Errorf("ForPath(%q) = %v, want %s", path, got, f.Name)
 				}

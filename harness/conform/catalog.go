@@ -68,7 +68,7 @@ func catalogFiles(f Format, tools []Tool, files map[string][]byte) error {
 		if c.Transform != nil && !changed {
 			continue
 		}
-		turn, mergeErr := f.merge(bytes.NewReader(ans.Body))
+		turn, mergeErr := f.Merge(bytes.NewReader(ans.Body))
 		m := Merged{}
 		if c.Expect == ExpectBroken {
 			if mergeErr == nil {

@@ -23,7 +23,7 @@ func statuses(results []Result) map[Status][]string {
 }
 
 func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
-	checkAgents(t, ChatCompletions, []agentCase{
+	checkAgents(t, chatFormat, []agentCase{
 		{reason: "a correct agent that waits out a 429 passes every case",
 			mode: agentGood, want: map[Status][]string{}},
 		{reason: "calls kept at the array position the index names: a hole at 0, a panic at -1, calls merged when the index is missing or shared; content read as a string only (content parts are an error) and every choice merged (the second answer's call too); its own merge keeps no thought signature and no reasoning, so it echoes neither",

@@ -44,7 +44,7 @@ func (f Format) build(first Request, specs []CallSpec) (*conversation, error) {
 	}
 	tool := []byte(strings.Join(f.stream(model, probeScript, 0, reply), ""))
 	end := []byte(strings.Join(f.stream(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
-	turn, err := f.merge(bytes.NewReader(tool))
+	turn, err := f.Merge(bytes.NewReader(tool))
 	if err != nil {
 		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
 	}

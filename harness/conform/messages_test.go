@@ -27,7 +27,7 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 	if len(reachesResults) != 19 {
 		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks, the echo and the 429: %v", len(reachesResults), reachesResults)
 	}
-	checkAgents(t, AnthropicMessages, []agentCase{
+	checkAgents(t, messagesFormat, []agentCase{
 		{reason: "a correct Messages agent that waits out a 429 passes every case",
 			mode: msgAgentGood, want: map[Status][]string{}},
 		{reason: "a text block before the tool_result blocks of the next user message: every case whose turn reaches the tool results",
@@ -72,7 +72,7 @@ func TestReadMessages(t *testing.T) {
 			want: []Message{{Role: "user", Text: "here"}, {Role: "tool", CallID: "t1"}}},
 	}
 	for _, tt := range tests {
-		r, err := AnthropicMessages.Read([]byte(tt.body))
+		r, err := messagesFormat.Read([]byte(tt.body))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}
@@ -81,14 +81,14 @@ func TestReadMessages(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`{"messages":[{"role":"user","content":7}]}`, `{"model":"m"}`, `[`} {
-		if _, err := AnthropicMessages.Read([]byte(bad)); !errors.Is(err, ErrNotARequest) {
+		if _, err := messagesFormat.Read([]byte(bad)); !errors.Is(err, ErrNotARequest) {
 			t.Errorf("%s: got %v, want ErrNotARequest", bad, err)
 		}
 	}
 }
 
 func TestReadMessagesTools(t *testing.T) {
-	r, err := AnthropicMessages.Read([]byte(`{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`))
+	r, err := messagesFormat.Read([]byte(`{"model":"m","stream":true,"messages":[],"tools":` + string(testMessagesTools) + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +120,13 @@ func TestWrongFormat(t *testing.T) {
 		format Format
 		want   string
 	}{
-		{reason: "a chat agent under -api messages", mode: agentGood, format: AnthropicMessages,
+		{reason: "a chat agent under -api messages", mode: agentGood, format: messagesFormat,
 			want: "request on another format's path: conform runs -api messages, which posts to .../v1/messages, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
-		{reason: "a Messages agent under -api chat", mode: msgAgentGood, format: ChatCompletions,
+		{reason: "a Messages agent under -api chat", mode: msgAgentGood, format: chatFormat,
 			want: "request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)"},
-		{reason: "a Responses agent under -api chat", mode: respAgentGood, format: ChatCompletions,
+		{reason: "a Responses agent under -api chat", mode: respAgentGood, format: chatFormat,
 			want: "request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/responses (-api responses speaks that format)"},
-		{reason: "a chat agent under -api responses", mode: agentGood, format: OpenAIResponses,
+		{reason: "a chat agent under -api responses", mode: agentGood, format: responsesFormat,
 			want: "request on another format's path: conform runs -api responses, which posts to .../v1/responses, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 	}
 	for _, tt := range tests {
@@ -139,7 +139,7 @@ func TestWrongFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Format: AnthropicMessages, Cases: alone, Timeout: slow * 10 * time.Second})
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Format: messagesFormat, Cases: alone, Timeout: slow * 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestWrongFormat(t *testing.T) {
 // A stall or reset on a Messages stream breaks it inside the second call,
 // after its first non-empty partial_json, as on a chat stream.
 func TestMessagesCutPoint(t *testing.T) {
-	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
+	conv := probeFor(t, messagesFormat, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
 	events := harness.ParseSSE(conv.turns[0])
 	n, err := messagesCutPoint(events)
 	if err != nil {
@@ -174,7 +174,7 @@ func TestMessagesCutPoint(t *testing.T) {
 // thinking block with its signature; a stream with no message_start is
 // left alone.
 func TestAddThinkingBlock(t *testing.T) {
-	conv := probeFor(t, AnthropicMessages, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
+	conv := probeFor(t, messagesFormat, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
 	clean, err := messages.Merge(strings.NewReader(string(conv.turns[0])))
 	if err != nil {
 		t.Fatal(err)

@@ -23,11 +23,11 @@ func recordGood(t *testing.T) *Recording {
 	if err != nil || results[0].Status != Success {
 		t.Fatalf("recording the good agent: %v %+v", err, results)
 	}
-	first, err := ChatCompletions.Read(results[0].Requests[0])
+	first, err := chatFormat.Read(results[0].Requests[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := ChatCompletions.build(first, nil)
+	conv, err := chatFormat.build(first, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestRecordedMode(t *testing.T) {
 			t.Parallel()
 			r := *rec
 			r.Ignore = tt.ignore
-			cases, err := SelectCases(RecordedCases(ChatCompletions), tt.cases)
+			cases, err := SelectCases(RecordedCases(chatFormat), tt.cases)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,36 +81,36 @@ func TestCanonicalComparesIDsByPosition(t *testing.T) {
 		format Format
 	}{
 		{"ids made up differently, answered in the same order", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]},{"role":"tool","tool_call_id":"a"},{"role":"tool","tool_call_id":"b"}]}`,
-			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"x"},{"role":"tool","tool_call_id":"y"}]}`, nil, true, ChatCompletions},
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"x"},{"role":"tool","tool_call_id":"y"}]}`, nil, true, chatFormat},
 		{"the same id made up in two turns", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c0"}]},{"role":"tool","tool_call_id":"c0"},{"role":"assistant","tool_calls":[{"id":"c0"}]},{"role":"tool","tool_call_id":"c0"}]}`,
-			`{"messages":[{"role":"assistant","tool_calls":[{"id":"p"}]},{"role":"tool","tool_call_id":"p"},{"role":"assistant","tool_calls":[{"id":"q"}]},{"role":"tool","tool_call_id":"q"}]}`, nil, true, ChatCompletions},
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"p"}]},{"role":"tool","tool_call_id":"p"},{"role":"assistant","tool_calls":[{"id":"q"}]},{"role":"tool","tool_call_id":"q"}]}`, nil, true, chatFormat},
 		{"answers swapped", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a"},{"id":"b"}]},{"role":"tool","tool_call_id":"a"},{"role":"tool","tool_call_id":"b"}]}`,
-			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"y"},{"role":"tool","tool_call_id":"x"}]}`, nil, false, ChatCompletions},
-		{"an answer to no call", `{"messages":[{"role":"tool","tool_call_id":"a"}]}`, `{"messages":[{"role":"tool","tool_call_id":"b"}]}`, nil, false, ChatCompletions},
+			`{"messages":[{"role":"assistant","tool_calls":[{"id":"x"},{"id":"y"}]},{"role":"tool","tool_call_id":"y"},{"role":"tool","tool_call_id":"x"}]}`, nil, false, chatFormat},
+		{"an answer to no call", `{"messages":[{"role":"tool","tool_call_id":"a"}]}`, `{"messages":[{"role":"tool","tool_call_id":"b"}]}`, nil, false, chatFormat},
 		{"ignored members, by index and by *", `{"messages":[{"role":"system","content":"t1"},{"role":"user","content":"u","name":"1"}],"user":"a"}`,
 			`{"messages":[{"role":"system","content":"t2"},{"role":"user","content":"u","name":"2"}],"user":"b"}`,
-			[]string{"messages.0.content", "messages.*.name", "user"}, true, ChatCompletions},
-		{"numbers as written", `{"temperature":1.0}`, `{"temperature":1}`, nil, false, ChatCompletions},
+			[]string{"messages.0.content", "messages.*.name", "user"}, true, chatFormat},
+		{"numbers as written", `{"temperature":1.0}`, `{"temperature":1}`, nil, false, chatFormat},
 		{"Messages: tool_use ids made up differently, answered in the same order",
 			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a"},{"type":"tool_use","id":"b"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"},{"type":"tool_result","tool_use_id":"b"}]}]}`,
 			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"x"},{"type":"tool_use","id":"y"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"x"},{"type":"tool_result","tool_use_id":"y"}]}]}`,
-			nil, true, AnthropicMessages},
+			nil, true, messagesFormat},
 		{"Messages: tool_results swapped",
 			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a"},{"type":"tool_use","id":"b"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"},{"type":"tool_result","tool_use_id":"b"}]}]}`,
 			`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"x"},{"type":"tool_use","id":"y"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"y"},{"type":"tool_result","tool_use_id":"x"}]}]}`,
-			nil, false, AnthropicMessages},
+			nil, false, messagesFormat},
 		{"Responses: call_ids made up differently, item ids the stream chose",
 			`{"input":[{"type":"function_call","id":"fc_1","call_id":"a"},{"type":"function_call","id":"fc_2","call_id":"b"},{"type":"function_call_output","call_id":"a"},{"type":"function_call_output","call_id":"b"}]}`,
 			`{"input":[{"type":"function_call","id":"fc_9","call_id":"x"},{"type":"function_call","id":"fc_8","call_id":"y"},{"type":"function_call_output","call_id":"x"},{"type":"function_call_output","call_id":"y"}]}`,
-			nil, true, OpenAIResponses},
+			nil, true, responsesFormat},
 		{"Responses: outputs swapped",
 			`{"input":[{"type":"function_call","call_id":"a"},{"type":"function_call","call_id":"b"},{"type":"function_call_output","call_id":"a"},{"type":"function_call_output","call_id":"b"}]}`,
 			`{"input":[{"type":"function_call","call_id":"x"},{"type":"function_call","call_id":"y"},{"type":"function_call_output","call_id":"y"},{"type":"function_call_output","call_id":"x"}]}`,
-			nil, false, OpenAIResponses},
+			nil, false, responsesFormat},
 		{"Responses: an item id sent in one and not the other",
 			`{"input":[{"type":"function_call","call_id":"a"},{"type":"function_call_output","call_id":"a"}]}`,
 			`{"input":[{"type":"function_call","id":"fc_1","call_id":"a"},{"type":"function_call_output","call_id":"a"}]}`,
-			nil, false, OpenAIResponses},
+			nil, false, responsesFormat},
 	}
 	for _, tt := range tests {
 		f := tt.format

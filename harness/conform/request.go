@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
@@ -87,15 +86,14 @@ func (r Request) assistants() int {
 	return n
 }
 
-// A Format is one wire format conform speaks: how to read one of its
-// requests, the path its requests are posted to, how the probe builds its
-// turns in it and the cases it runs.
+// A Format is one wire format as conform speaks it: the wire format itself
+// (its name, paths, environment variables and the agent core's merger, from
+// package wire), how conform reads one of its requests, how the probe builds
+// its turns in it and the cases it runs.
 type Format struct {
-	Name string
+	*agent.Format
 	// Read reads one request body.
 	Read func(body []byte) (Request, error)
-	// Path ends the path of its requests.
-	Path string
 	// stream writes one scripted reply as the format's stream events (the
 	// probe's turns, see build).
 	stream func(model, script string, turn int, r harness.Reply) []string
@@ -104,8 +102,6 @@ type Format struct {
 	// cut is how many events of a stream a stall or a reset lets through:
 	// up to inside its second call (cutPoint when nil).
 	cut func([]harness.SSEEvent) (int, error)
-	// merge is the agent core's merger of the format's streams.
-	merge func(io.Reader) (*agent.Turn, error)
 	// dir is the format's folder in the catalog as data ("" for the root).
 	dir string
 	// renumber replaces, in a decoded request, each call id by the call's
@@ -114,19 +110,20 @@ type Format struct {
 	renumber func(top map[string]any)
 }
 
-// Cases returns the format's catalog in report order (ChatCompletions:
-// Cases; AnthropicMessages: MessagesCases; OpenAIResponses: ResponsesCases).
+// Cases returns the format's catalog in report order (chat: Cases;
+// messages: MessagesCases; responses: ResponsesCases).
 func (f Format) Cases() []Case { return f.cases() }
 
-// ChatCompletions is OpenAI's chat-completions format.
-var ChatCompletions = Format{Name: "chat", Read: readChat, Path: "/chat/completions", cases: Cases,
-	stream: harness.StreamReply, merge: chat.Merge, renumber: renumberChat}
+// chatFormat is OpenAI's chat-completions format.
+var chatFormat = Format{Format: chat.Format, Read: readChat, cases: Cases,
+	stream: harness.StreamReply, renumber: renumberChat}
 
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")
 
-// Formats returns every format conform speaks.
-func Formats() []Format { return []Format{ChatCompletions, AnthropicMessages, OpenAIResponses} }
+// Formats returns every format conform speaks, in wire.All's order (a test
+// keeps the two lists in step).
+func Formats() []Format { return []Format{chatFormat, messagesFormat, responsesFormat} }
 
 // FormatByName returns the format named chat, messages or responses.
 func FormatByName(name string) (Format, error) {

@@ -8,14 +8,13 @@ import (
 	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
-// AnthropicMessages is Anthropic's Messages format (POST .../v1/messages).
-// Its requests read into the same Request: an assistant message's tool_use
+// messagesFormat is Anthropic's Messages format. Its requests read into the same Request: an assistant message's tool_use
 // blocks are its Calls (the input as JSON text), and a user message becomes
 // its blocks in the order sent, a tool message per tool_result block and a
 // user message per run of text, so that text before the tool_result blocks
 // fails the check that every call is answered before any other message.
-var AnthropicMessages = Format{Name: "messages", Read: readMessages, Path: "/v1/messages", cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages,
-	stream: harness.StreamMessagesReply, merge: messages.Merge, dir: "messages"}
+var messagesFormat = Format{Format: messages.Format, Read: readMessages, cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages,
+	stream: harness.StreamMessagesReply, dir: "messages"}
 
 // messagesWire is the part of a Messages request conform reads.
 type messagesWire struct {

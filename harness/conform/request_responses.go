@@ -8,7 +8,7 @@ import (
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
-// OpenAIResponses is OpenAI's Responses format (POST .../v1/responses). Its
+// responsesFormat is OpenAI's Responses format. Its
 // requests read into the same Request: "instructions" is a system message;
 // a message item is a message of its role (its text parts joined); a run of
 // function_call items, with the assistant message item right before them,
@@ -16,9 +16,9 @@ import (
 // function_call_output item is a tool message answering its call_id. A
 // reasoning item belongs to the assistant item right after it; one that no
 // assistant item follows is LoneReasoning.
-var OpenAIResponses = Format{Name: "responses", Read: readResponses, Path: "/responses",
+var responsesFormat = Format{Format: responses.Format, Read: readResponses,
 	cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses,
-	stream: harness.StreamResponsesReply, merge: responses.Merge, dir: "responses"}
+	stream: harness.StreamResponsesReply, dir: "responses"}
 
 // responsesWire is the part of a Responses request conform reads. input is
 // a string (one user message) or an array of items.

@@ -35,7 +35,7 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 	naive := []string{"responses_added_by_call_id", "responses_args_only_in_done", "responses_args_only_in_item_done",
 		"responses_never_announced", "responses_ids_rotate", "responses_second_response"}
 	itemIDOut := slices.Insert(slices.Clone(reachesResults), len(reachesResults)-2, "responses_second_response")
-	checkAgents(t, OpenAIResponses, []agentCase{
+	checkAgents(t, responsesFormat, []agentCase{
 		{reason: "a correct Responses agent that waits out a 429 passes every case",
 			mode: respAgentGood, want: map[Status][]string{},
 			echo: "2 calls re-sent and answered, calls sent by call_id without reasoning items (valid: the model does not see its reasoning again); exit 0"},
@@ -82,7 +82,7 @@ func TestReadResponses(t *testing.T) {
 			assistants: 1},
 	}
 	for _, tt := range tests {
-		r, err := OpenAIResponses.Read([]byte(tt.body))
+		r, err := responsesFormat.Read([]byte(tt.body))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}
@@ -93,16 +93,16 @@ func TestReadResponses(t *testing.T) {
 			t.Errorf("%s: %d assistant messages, want %d", tt.reason, got, tt.assistants)
 		}
 	}
-	lone, err := OpenAIResponses.Read([]byte(`{"input":[{"type":"reasoning","id":"rs_1"},{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"reasoning","id":"rs_2"}]}`))
+	lone, err := responsesFormat.Read([]byte(`{"input":[{"type":"reasoning","id":"rs_1"},{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"reasoning","id":"rs_2"}]}`))
 	if err != nil || !slices.Equal(lone.LoneReasoning, []string{"rs_1", "rs_2"}) {
 		t.Errorf("reasoning items no assistant item follows: %q, %v; want rs_1 and rs_2", lone.LoneReasoning, err)
 	}
 	for _, bad := range []string{`{"input":7}`, `{"model":"m"}`, `[`} {
-		if _, err := OpenAIResponses.Read([]byte(bad)); !errors.Is(err, ErrNotARequest) {
+		if _, err := responsesFormat.Read([]byte(bad)); !errors.Is(err, ErrNotARequest) {
 			t.Errorf("%s: got %v, want ErrNotARequest", bad, err)
 		}
 	}
-	r, err := OpenAIResponses.Read([]byte(`{"model":"m","stream":true,"input":[],"tools":[{"type":"web_search"},` + string(testResponsesTools)[1:] + `}`))
+	r, err := responsesFormat.Read([]byte(`{"model":"m","stream":true,"input":[],"tools":[{"type":"web_search"},` + string(testResponsesTools)[1:] + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestReadResponses(t *testing.T) {
 // A stall or reset on a Responses stream breaks it inside the second
 // function_call item, after its first non-empty arguments delta.
 func TestResponsesCutPoint(t *testing.T) {
-	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
+	conv := probeFor(t, responsesFormat, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
 	events := harness.ParseSSE(conv.turns[0])
 	n, err := responsesCutPoint(events)
 	if err != nil {
@@ -135,7 +135,7 @@ func TestResponsesCutPoint(t *testing.T) {
 // in response.completed's output, and the sequence numbers stay in order.
 // A stream with no response.created is left alone.
 func TestAddReasoningItem(t *testing.T) {
-	conv := probeFor(t, OpenAIResponses, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
+	conv := probeFor(t, responsesFormat, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
 	clean, err := responses.Merge(strings.NewReader(string(conv.turns[0])))
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
-// DummyKey is the OPENAI_API_KEY and ANTHROPIC_API_KEY every case gets.
+// DummyKey is the key every case gets in every format's key variable.
 const DummyKey = "sk-agentvcr-conform-dummy"
 
 // ErrWrongPath marks a request posted to another format's path than the
@@ -35,7 +36,7 @@ type Options struct {
 	Parallel int
 	// Timeout bounds each case's run of the agent (default 30 s).
 	Timeout time.Duration
-	// Format is the wire format (default ChatCompletions).
+	// Format is the wire format (default chat completions).
 	Format Format
 	// Recording, when set, is recorded mode: the cases (RecordedCases)
 	// replay it instead of the probe's turn.
@@ -52,7 +53,7 @@ type Options struct {
 // the other cases must send.
 func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Format.Read == nil {
-		opt.Format = ChatCompletions
+		opt.Format = chatFormat
 	}
 	if opt.Cases == nil {
 		opt.Cases = opt.Format.Cases()
@@ -166,15 +167,13 @@ func (st *caseState) probeError() error {
 func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if !strings.HasSuffix(sr.Path, st.format.Path) {
+	if !st.format.Serves(sr.Path) {
 		hint := ""
-		for _, f := range Formats() {
-			if strings.HasSuffix(sr.Path, f.Path) {
-				hint = fmt.Sprintf(" (-api %s speaks that format)", f.Name)
-			}
+		if f := wire.ForPath(sr.Path); f != nil {
+			hint = fmt.Sprintf(" (-api %s speaks that format)", f.Name)
 		}
-		err := fmt.Errorf("%w: conform runs -api %s, which posts to .../v1%s, and the agent posted to %s%s",
-			ErrWrongPath, st.format.Name, strings.TrimPrefix(st.format.Path, "/v1"), sr.Path, hint)
+		err := fmt.Errorf("%w: conform runs -api %s, which posts to %s, and the agent posted to %s%s",
+			ErrWrongPath, st.format.Name, wire.BaseURL(st.format.Format, "...")+st.format.Path(sr.Model), sr.Path, hint)
 		st.reqs = append(st.reqs, received{err: err, at: time.Since(st.start)})
 		st.bodies = append(st.bodies, sr.Body)
 		if hint != "" && st.first {
@@ -251,8 +250,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.mu.Lock()
 	st.start = time.Now()
 	st.mu.Unlock()
-	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey,
-		"ANTHROPIC_BASE_URL=" + strings.TrimSuffix(url, "/v1"), "ANTHROPIC_API_KEY=" + DummyKey, CaseVariable + "=" + st.c.ID}
+	extra := append(wire.Env(strings.TrimSuffix(url, "/v1"), DummyKey), CaseVariable+"="+st.c.ID)
 	p := runAgent(ctx, opt.Command, extra, opt.Timeout)
 	st.mu.Lock()
 	defer st.mu.Unlock()

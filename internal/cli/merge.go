@@ -7,12 +7,14 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire"
 )
 
-const mergeUsage = `usage: agentvcr merge [-format auto|chat|messages|responses] [FILE]
+// mergeUsage is merge's help; the format names come from package wire.
+var mergeUsage = `usage: agentvcr merge [-api auto|` + strings.Join(wire.Names(), "|") + `] [FILE]
 
 Merges a raw SSE stream (FILE, or standard input) into one turn and prints
 it as one JSON line:
@@ -20,17 +22,20 @@ it as one JSON line:
 When the model sent reasoning, "thinking":[{"type":"…","text":"…"}] follows
 "tool_calls"; a call that came with extra_content (Gemini's thought signature)
 has it after "arguments". Both are left out when there are none.
--format names the wire format; auto (the default) reads it from the first
-event: Anthropic Messages (message_start, content_block_*, ping), OpenAI
-Responses (response.*), else chat completions.
+-api names the wire format (-format is the same flag); auto (the default)
+reads it from the first event: each format knows its own events (Anthropic
+Messages: message_start, content_block_*, ping; OpenAI Responses:
+response.*), and a stream no format claims is chat completions.
 On a stream error it prints {"error":"…"} and exits 1.
 
 flags:
+  -api FORMAT
+    	the stream's wire format: auto (default), ` + strings.Join(wire.Names(), ", ") + `
   -format FORMAT
-    	the stream's wire format: auto (default), chat, messages or responses
+    	the same as -api
 `
 
-// detectBytes is how much of the stream -format auto reads to decide.
+// detectBytes is how much of the stream -api auto reads to decide.
 const detectBytes = 64 << 10
 
 // cmdMerge implements `agentvcr merge [FILE]`.
@@ -39,7 +44,8 @@ func cmdMerge(env Env, args []string) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
-	format := fs.String("format", "auto", "")
+	format := fs.String("api", "auto", "")
+	fs.StringVar(format, "format", "auto", "")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprint(stdout, mergeUsage)
@@ -52,7 +58,7 @@ func cmdMerge(env Env, args []string) int {
 	if *format != "auto" {
 		var err error
 		if api, err = wire.ByName(*format); err != nil {
-			fmt.Fprintf(stderr, "agentvcr merge: -format: %v\n\n%s", err, mergeUsage)
+			fmt.Fprintf(stderr, "agentvcr merge: -api: %v\n\n%s", err, mergeUsage)
 			return 2
 		}
 	}

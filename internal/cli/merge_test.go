@@ -11,19 +11,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/internal/golden"
+	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // TestMergeFixtures runs `agentvcr merge FILE` on every stream fixture of
-// package agent, chat completions, Anthropic Messages and Responses, the
-// format detected from the first event, and compares stdout with the golden
+// every wire format (wire.All), the format detected from the first event, and compares stdout with the golden
 // beside it.
 func TestMergeFixtures(t *testing.T) {
 	var files []string
-	for _, dir := range []string{"streams", "messages", "responses"} {
-		found, err := filepath.Glob("../../agent/testdata/" + dir + "/*.sse")
+	for _, f := range wire.All() {
+		found, err := filepath.Glob("../../wire/" + f.Name + "/testdata/streams/*.sse")
 		if err != nil || len(found) == 0 {
-			t.Fatalf("no %s fixtures: %v", dir, err)
+			t.Fatalf("no %s fixtures: %v", f.Name, err)
 		}
 		files = append(files, found...)
 	}
@@ -49,9 +49,9 @@ func TestMergeFixtures(t *testing.T) {
 }
 
 // TestMergeResponsesFixtures: every Responses stream fixture of package
-// agent merges to the summary in the golden beside it.
+// wire/responses merges to the summary in the golden beside it.
 func TestMergeResponsesFixtures(t *testing.T) {
-	files, err := filepath.Glob("../../agent/testdata/responses/*.sse")
+	files, err := filepath.Glob("../../wire/responses/testdata/streams/*.sse")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Responses fixtures: %v", err)
 	}
@@ -137,7 +137,7 @@ func TestMergeCommand(t *testing.T) {
 		},
 		{
 			reason:     "-format messages reads a stream that starts with no event as Messages",
-			args:       []string{"merge", "-format", "messages"},
+			args:       []string{"merge", "-api", "messages"},
 			wantCode:   1,
 			wantStdout: `{"error":"stream ended without a stop_reason or message_stop"}` + "\n",
 			wantStderr: "agentvcr merge: stream ended without a stop_reason or message_stop\n",
@@ -152,9 +152,9 @@ func TestMergeCommand(t *testing.T) {
 		},
 		{
 			reason:     "an unknown -format is a usage error, before the file is opened",
-			args:       []string{"merge", "-format", "gemini", "testdata/no-such.sse"},
+			args:       []string{"merge", "-format", "grpc", "testdata/no-such.sse"},
 			wantCode:   2,
-			wantStderr: "agentvcr merge: -format: unknown api \"gemini\" (want chat, messages, responses)\n\n" + mergeUsage,
+			wantStderr: "agentvcr merge: -api: unknown api \"grpc\" (want " + strings.Join(wire.Names(), ", ") + ")\n\n" + mergeUsage,
 		},
 		{
 			reason:     "a missing file is reported on stderr with nothing on stdout",

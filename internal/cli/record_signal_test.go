@@ -16,6 +16,7 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // freePort returns a loopback address nothing listens on (for a moment).
@@ -56,7 +57,7 @@ func TestRecordSavesOnSignal(t *testing.T) {
 			cmd, lines := child(t, ctx, "ctx", dir, "record", "-upstream", gw, "-o", rec, "-listen", addr)
 			await(t, ctx, lines, "agentvcr record: forwarding to "+gw+"; Ctrl-C saves "+rec)
 			for range tt.requests {
-				c := &agent.Client{BaseURL: "http://" + addr + "/v1", APIKey: key, Model: demo.ScriptDemo}
+				c := &agent.Client{BaseURL: "http://" + addr + "/v1", APIKey: key, Model: demo.ScriptDemo, Format: chat.Format}
 				if _, err := c.Complete(ctx, []agent.Message{{Role: agent.RoleUser, Content: "hi"}}, nil); err != nil {
 					t.Fatal(err)
 				}

@@ -23,7 +23,7 @@ var Format = &agent.Format{
 	BaseURLEnv:    "OPENAI_BASE_URL",
 	Path:          func(string) string { return endpoint },
 	Serves:        func(path string) bool { return strings.HasSuffix(path, endpoint) },
-	ServedPath:    "/v1" + endpoint,
+	BasePath:      "/v1",
 	Header:        openai.BearerHeader,
 	Key:           openai.BearerKey,
 	Body:          Body,

@@ -30,7 +30,7 @@ var Format = &agent.Format{
 	BaseURLEnv: "ANTHROPIC_BASE_URL",
 	Path:       func(string) string { return endpoint },
 	Serves:     func(path string) bool { return strings.HasSuffix(path, endpoint) },
-	ServedPath: endpoint,
+	BasePath:   "",
 	Header: func(h http.Header, key string) {
 		h.Set("anthropic-version", AnthropicVersion)
 		if key != "" {
