@@ -18,6 +18,9 @@ type Format struct {
 	Title      string // how messages name it: "chat completions", "Anthropic Messages"
 	KeyEnv     string // the environment variable that holds the key
 	BaseURLEnv string // the environment variable that holds the base URL
+	// ExampleBaseURL is the provider's own base URL, for messages that show
+	// one ("https://api.openai.com/v1").
+	ExampleBaseURL string
 
 	// Path returns the path a request for model is posted to, joined to
 	// Client.BaseURL ("/chat/completions"; a format may put the model in it).

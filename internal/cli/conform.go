@@ -12,18 +12,19 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/harness/conform"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
-const conformUsage = `usage: agentvcr conform [flags] -- COMMAND [ARGS...]
+// conformUsage is conform's help; the formats come from package wire.
+var conformUsage = `usage: agentvcr conform [flags] -- COMMAND [ARGS...]
 
 Runs COMMAND (your agent) once per case of the quirk catalog, each with
-OPENAI_BASE_URL set to the case's own URL on a loopback server,
-OPENAI_API_KEY to a dummy key and AGENTVCR_CASE to the case's id, and
-checks the request the agent sends after each broken stream shape.
-ANTHROPIC_BASE_URL (the same URL without /v1) and ANTHROPIC_API_KEY are
-set too: -api messages probes an agent that speaks Anthropic Messages with
-the Messages catalog, -api responses one that speaks the OpenAI Responses
-API (POST .../v1/responses) with the Responses catalog.
+every format's base URL variable set to the case's own URL on a loopback
+server, every key variable to a dummy key and AGENTVCR_CASE to the case's
+id, and checks the request the agent sends after each broken stream shape.
+-api names the format the agent speaks (default ` + wire.Default().Name + `); each has its own
+catalog:
+` + formatTable() + `
 
 The probe reads the tools of the agent's first request and answers with one
 turn calling two of them in parallel (by default only tools whose names say
@@ -72,7 +73,7 @@ func cmdConform(env Env, args []string) int {
 	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
-	fs.StringVar(&f.api, "api", "chat", "the agent's wire format: `chat` (POST .../v1/chat/completions), messages (Anthropic, POST .../v1/messages) or responses (OpenAI Responses, POST .../v1/responses); each runs its own catalog")
+	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -11,7 +11,6 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/wire/chat"
-	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // liveSettings reads the gateway, model and key of a live run, each from
@@ -27,21 +26,13 @@ func liveSettings(env Env, f runFlags, api *agent.Format) (baseURL, model, key s
 	}
 	switch {
 	case baseURL == "":
-		return "", "", "", usageError{fmt.Sprintf("no gateway: pass -base-url URL or set %s (e.g. %s)", api.BaseURLEnv, exampleBase(api))}
+		return "", "", "", usageError{fmt.Sprintf("no gateway: pass -base-url URL or set %s (e.g. %s)", api.BaseURLEnv, api.ExampleBaseURL)}
 	case model == "":
 		return "", "", "", usageError{"no model: pass -model NAME or set AGENTVCR_MODEL"}
 	case key == "":
 		return "", "", "", fmt.Errorf("%s is not set: export the gateway's key (it is never written to a cassette)", api.KeyEnv)
 	}
 	return baseURL, model, key, nil
-}
-
-// exampleBase is a base URL of the format's reference API.
-func exampleBase(api *agent.Format) string {
-	if api == messages.Format {
-		return "https://api.anthropic.com"
-	}
-	return "https://api.openai.com/v1"
 }
 
 // openRecording opens a cassette to record a live run into, refusing in CI.

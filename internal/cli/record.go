@@ -15,20 +15,23 @@ import (
 	"github.com/agentvcr/agentvcr/harness"
 )
 
-const recordUsage = `usage: agentvcr record -upstream URL -o FILE [-listen ADDR]
+// recordUsage is record's help; the formats come from package wire.
+var recordUsage = `usage: agentvcr record -upstream URL -o FILE [-listen ADDR]
 
 A recording proxy for any agent. Point the agent's base URL at the URL on the
-first stdout line (OPENAI_BASE_URL=http://127.0.0.1:PORT/v1); each request is
+first stdout line (` + baseURLLine("http://127.0.0.1:PORT") + `); each request is
 forwarded to -upstream with the agent's own headers and key, its answer is
 streamed back as it arrives, and the exchange is recorded. Ctrl-C saves the
 cassette to -o: headers cut to Accept and Content-Type, every Authorization,
 X-Api-Key and Api-Key value replaced by REDACTED, the file scanned for them
 before it replaces FILE. Refused when CI=true.
 
-An Anthropic Messages agent takes the same URL without /v1 as its
-ANTHROPIC_BASE_URL (it posts to .../v1/messages, recorded as such; give
--upstream with /v1, e.g. https://api.anthropic.com/v1). A recording in any
-format replays under agentvcr conform -api FORMAT -cassette FILE.
+An agent of another format takes the root of that URL plus its format's base
+path (the root itself for Anthropic Messages, whose path starts with /v1;
+give -upstream with /v1 then, e.g. https://api.anthropic.com/v1). The
+formats:
+` + formatTable() + `A recording in any format replays under agentvcr conform -api FORMAT
+-cassette FILE.
 
 flags:
 `
@@ -90,7 +93,7 @@ func Record(ctx context.Context, env Env, args []string) int {
 	}
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	fmt.Fprintf(env.Stdout, "OPENAI_BASE_URL=http://%s/v1\n", ln.Addr())
+	fmt.Fprintln(env.Stdout, baseURLLine("http://"+ln.Addr().String()))
 	fmt.Fprintf(env.Stderr, "agentvcr record: forwarding to %s; Ctrl-C saves %s\n", upstream, out)
 	<-ctx.Done()
 

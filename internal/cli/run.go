@@ -18,7 +18,8 @@ import (
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
-const runUsage = `usage: agentvcr run [-api chat|messages|responses] [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
+// runUsage is run's help; the formats come from package wire.
+var runUsage = `usage: agentvcr run [-api ` + apiNames("|") + `] [-C DIR] [-cassette NAME|PATH] [-inject KIND] [-sse FILE]...
                     [-base-url URL -model M] [-record PATH]
                     [-lang zh|en] [-json] [-max-turns N] [PROMPT]
 
@@ -33,12 +34,12 @@ bad_args or unknown_tool (default: $INJECT) picks the demo variant with that
 fault; -sse FILE (repeatable) serves raw SSE files as the model's turns, in
 order. The model, prompt and endpoint default to those the cassette recorded.
 
-Live: -base-url (or OPENAI_BASE_URL) and -model (or AGENTVCR_MODEL), with the
-key in OPENAI_API_KEY; the workspace is -C DIR (default: this folder).
--api messages speaks Anthropic Messages (POST {base}/v1/messages, the base
-and key from ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY); on replay it picks
-the demo recorded in that format (messages/demo, messages/demo_bad_args...),
-and a cassette or -sse file speaks the format it was recorded in.
+Live: -base-url (or the format's base URL variable) and -model (or
+AGENTVCR_MODEL), with the key in the format's key variable; the workspace is
+-C DIR (default: this folder). -api picks the wire format (default ` + wire.Default().Name + `):
+` + formatTable() + `On replay -api picks the demo recorded in that format (messages/demo,
+messages/demo_bad_args...), and a cassette or -sse file speaks the format it
+was recorded in.
 -record PATH also writes the conversation to a cassette, redacted and
 scanned for the key. Recording is refused when CI=true.
 
@@ -73,12 +74,12 @@ func cmdRun(env Env, args []string) int {
 		fs.PrintDefaults()
 	}
 	var f runFlags
-	fs.StringVar(&f.api, "api", "", "wire `FORMAT`: chat (default), messages (Anthropic) or responses; replay: the cassette's")
+	fs.StringVar(&f.api, "api", "", "wire `FORMAT`: "+apiNames(", ")+" (default "+wire.Default().Name+"); replay: the cassette's")
 	fs.StringVar(&f.dir, "C", "", "workspace `DIR` (replay default: the embedded sandbox; live default: this folder)")
 	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
 	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool (default $INJECT)")
 	fs.Var(&f.sse, "sse", "serve this raw SSE `FILE` as the next model turn (repeatable)")
-	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default $OPENAI_BASE_URL), e.g. https://api.openai.com/v1")
+	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default: the format's base URL variable, e.g. $"+wire.Default().BaseURLEnv+"), e.g. "+wire.Default().ExampleBaseURL)
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
 	fs.StringVar(&f.record, "record", "", "live: also write the conversation to the cassette `PATH`")
 	fs.StringVar(&f.lang, "lang", env.Getenv("AGENTVCR_LANG"), "locale: zh or en (default $AGENTVCR_LANG, else zh)")

@@ -17,29 +17,33 @@ import (
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
-const serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
+// serveUsage is serve's help; the formats come from package wire.
+var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
                       [-quirk Q] [-rechunk MODE -seed N] [-pace D] [-fault F]
                       [-journal FILE] [-lang zh|en] [-coalesce]
 
-Serves cassettes as an OpenAI-compatible endpoint (POST /v1/chat/completions,
-POST /v1/responses, GET /v1/models) until Ctrl-C. The first line on stdout is
-the base URL:
+Serves cassettes until Ctrl-C, each on its own format's endpoint (POST
+{base}PATH below), and GET /v1/models. The first line on stdout is the base
+URL:
 
-  OPENAI_BASE_URL=http://127.0.0.1:PORT/v1
+  ` + baseURLLine("http://127.0.0.1:PORT") + `
 
 Each cassette also has its own base URL, /s/NAME/v1, and one per quirk,
 /s/NAME~QUIRK/v1 (NAME is the cassette's file name without .yaml). With no
 -cassette, the embedded base cassettes (chat completions) are served;
 -cassette responses/NAME serves one recorded in the Responses format (under
-NAME, on /v1/responses). Every request is answered on its own, so any
+NAME, on that format's path). Every request is answered on its own, so any
 number of clients may share one server.
 
-A cassette recorded with run -api messages is served on POST /v1/messages:
-give an Anthropic client the root (ANTHROPIC_BASE_URL=http://127.0.0.1:PORT,
-or .../s/NAME~QUIRK with a messages_* quirk), e.g.
--cassette messages/demo.
+A cassette is served on the path of the format it was recorded in; give a
+client of that format the base URL its variable wants: the root for
+Anthropic Messages (http://127.0.0.1:PORT, or .../s/NAME~QUIRK with a
+messages_* quirk, e.g. -cassette messages/demo), .../v1 for OpenAI's. The
+formats:
+` + formatTable() + `
 
 -match body answers the request whose canonical JSON body was recorded (a
 miss is a 404 whose message diffs the request against the nearest recorded
@@ -148,7 +152,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr serve: %v: pick another -listen port, or 127.0.0.1:0 for a free one\n", err)
 		return 1
 	}
-	fmt.Fprintf(env.Stdout, "OPENAI_BASE_URL=%s\n", base)
+	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
 	var served []string
 	for _, c := range router.Cassettes {
 		served = append(served, c.Name)

@@ -31,6 +31,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 type target struct{ name, url string }
@@ -43,7 +45,7 @@ func (t *targets) Set(s string) error {
 	if !ok {
 		return errors.New("want NAME=BASE_URL")
 	}
-	*t = append(*t, target{name, strings.TrimRight(url, "/") + "/chat/completions"})
+	*t = append(*t, target{name, strings.TrimRight(url, "/") + chat.Format.Path("")})
 	return nil
 }
 

@@ -28,6 +28,7 @@ var Format = &agent.Format{
 	Title:      "Anthropic Messages",
 	KeyEnv:     "ANTHROPIC_API_KEY",
 	BaseURLEnv: "ANTHROPIC_BASE_URL",
+	ExampleBaseURL: "https://api.anthropic.com",
 	Path:       func(string) string { return endpoint },
 	Serves:     func(path string) bool { return strings.HasSuffix(path, endpoint) },
 	BasePath:   "",

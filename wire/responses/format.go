@@ -20,6 +20,7 @@ var Format = &agent.Format{
 	Title:         "OpenAI Responses",
 	KeyEnv:        "OPENAI_API_KEY",
 	BaseURLEnv:    "OPENAI_BASE_URL",
+	ExampleBaseURL: "https://api.openai.com/v1",
 	Path:          func(string) string { return endpoint },
 	Serves:        func(path string) bool { return strings.HasSuffix(path, endpoint) },
 	BasePath:      "/v1",
