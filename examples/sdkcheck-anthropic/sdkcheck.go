@@ -1,7 +1,7 @@
 // Package sdkcheck reads an Anthropic Messages stream with the official Go
 // SDK the way its users do (its ssestream decoder, its event union and
 // Message.Accumulate) so that its answer can be set beside agentvcr's merger
-// on every fixture of agent/testdata/messages.
+// on every fixture of wire/messages/testdata/streams.
 package sdkcheck
 
 import (

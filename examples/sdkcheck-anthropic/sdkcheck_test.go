@@ -14,7 +14,7 @@ import (
 
 // fixtures is agentvcr's Messages fixture folder: each <name>.sse has a
 // <name>.golden.json, the merger's reviewed answer.
-const fixtures = "../../agent/testdata/messages"
+const fixtures = "../../wire/messages/testdata/streams"
 
 // golden is a fixture's golden line: agentvcr merge's output.
 type golden struct {

@@ -1,7 +1,7 @@
 // Package sdkcheck reads an OpenAI Responses stream with the openai-go SDK the
 // way its users do (its ssestream decoder, its typed event union, the final
 // Response of response.completed) so that its answer can be set beside
-// agentvcr's merger on every fixture of agent/testdata/responses.
+// agentvcr's merger on every fixture of wire/responses/testdata/streams.
 package sdkcheck
 
 import (

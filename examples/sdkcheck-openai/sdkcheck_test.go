@@ -14,7 +14,7 @@ import (
 
 // fixtures is agentvcr's Responses fixture folder: each <name>.sse has a
 // <name>.golden.json, the merger's reviewed answer.
-const fixtures = "../../agent/testdata/responses"
+const fixtures = "../../wire/responses/testdata/streams"
 
 // golden is a fixture's golden line: agentvcr merge's output.
 type golden struct {
