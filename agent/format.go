@@ -58,6 +58,13 @@ type Format struct {
 	// for: 1 plus the assistant turns it carries. It never fails: a body it
 	// cannot read is turn 1 of no model.
 	Turn func(body []byte) (model string, turn int)
+	// Write renders t as a clean stream of this format: the events a server
+	// sends, each ending in a blank line, text and arguments in small pieces.
+	// Ids come from the conversation's name and the turn's index (0-based),
+	// so the same input always gives the same bytes; a call's own ID is kept
+	// when it has one. FinishReason "" is the format's own for a turn with or
+	// without calls. Merge(Write(...)) gives back t's text and calls.
+	Write func(model, conversation string, index int, t *Turn) []string
 	// IsStreamEvent reports whether the first event of a stream belongs to
 	// this format: typ is its "event:" field or its data object's "type"
 	// member, data is the data object (nil for an "event:" line). The

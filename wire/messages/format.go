@@ -24,14 +24,14 @@ const endpoint = "/v1/messages"
 // Format is the Anthropic Messages format: POST {base}/v1/messages with
 // x-api-key and anthropic-version headers, Body, Merge and Check.
 var Format = &agent.Format{
-	Name:       "messages",
-	Title:      "Anthropic Messages",
-	KeyEnv:     "ANTHROPIC_API_KEY",
-	BaseURLEnv: "ANTHROPIC_BASE_URL",
+	Name:           "messages",
+	Title:          "Anthropic Messages",
+	KeyEnv:         "ANTHROPIC_API_KEY",
+	BaseURLEnv:     "ANTHROPIC_BASE_URL",
 	ExampleBaseURL: "https://api.anthropic.com",
-	Path:       func(string) string { return endpoint },
-	Serves:     func(path string) bool { return strings.HasSuffix(path, endpoint) },
-	BasePath:   "",
+	Path:           func(string) string { return endpoint },
+	Serves:         func(path string) bool { return strings.HasSuffix(path, endpoint) },
+	BasePath:       "",
 	Header: func(h http.Header, key string) {
 		h.Set("anthropic-version", AnthropicVersion)
 		if key != "" {
@@ -44,6 +44,7 @@ var Format = &agent.Format{
 	Check:         Check,
 	Decode:        Decode,
 	Turn:          turn.ByRole,
+	Write:         Write,
 	IsStreamEvent: isStreamEvent,
 	ErrorEvent:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"agentvcr fault: the gateway failed mid-stream"}}` + "\n\n",
 	ErrorBody:     ErrorBody,

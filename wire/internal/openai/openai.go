@@ -4,6 +4,8 @@ package openai
 
 import (
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"net/http"
 	"strings"
 )
@@ -29,4 +31,13 @@ func ErrorBody(status int, code, message string) []byte {
 		"message": message, "type": "invalid_request_error", "code": code,
 	}})
 	return body
+}
+
+// CallID is a stable call id in the shape OpenAI uses ("call_" and 24
+// characters), made from a conversation's name, a turn's index and a call's
+// position: both OpenAI formats give a conversation the same ids.
+func CallID(conversation string, turn, i int) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d/%d", conversation, turn, i)
+	return fmt.Sprintf("call_%016x%08d", h.Sum64(), turn*100+i)
 }
