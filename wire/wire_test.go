@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/agentvcr/agentvcr/wire/messages"
 	"github.com/agentvcr/agentvcr/wire/responses"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestByName(t *testing.T) {
@@ -111,5 +114,61 @@ func TestEveryFormatIsFoundAndDetected(t *testing.T) {
 	}
 	if got := wire.ForPath("/v1/models"); got != nil {
 		t.Errorf("ForPath(/v1/models) = %s, want none", got.Name)
+	}
+}
+
+// Every format merges what it writes back into the same turn: the same
+// text, the same calls with the same ids, names and arguments (with quotes,
+// backslashes, CJK and an emoji split across pieces), and writing is stable.
+func TestEveryFormatMergesWhatItWrites(t *testing.T) {
+	turns := []struct {
+		reason string
+		turn   agent.Turn
+	}{
+		{"text only", agent.Turn{Text: "测试红了：divide 没有检查除数 \"0\" \\ 😀"}},
+		{"text and two calls with ids", agent.Turn{Text: "Let me look.", ToolCalls: []agent.ToolCall{
+			streamtest.Call("call_a1", "grep", `{"pattern":"say \"hi\" \\ 中文","glob":"src/**"}`),
+			streamtest.Call("call_b2", "read_file", `{"path":"😀/目录/a.js"}`),
+		}}},
+		{"calls without ids get the format's", agent.Turn{ToolCalls: []agent.ToolCall{
+			streamtest.Call("", "glob", `{"pattern":"**/*.js"}`),
+			streamtest.Call("", "glob", `{}`),
+		}}},
+	}
+	for _, f := range wire.All() {
+		for _, tt := range turns {
+			t.Run(f.Name+"/"+tt.reason, func(t *testing.T) {
+				events := f.Write("m", "conv", 2, &tt.turn)
+				again := f.Write("m", "conv", 2, &tt.turn)
+				if diff := cmp.Diff(events, again); diff != "" {
+					t.Errorf("writing twice differs:\n%s", diff)
+				}
+				got, err := f.Merge(strings.NewReader(strings.Join(events, "")))
+				if err != nil {
+					t.Fatalf("merge: %v", err)
+				}
+				want := tt.turn
+				want.ToolCalls = slices.Clone(want.ToolCalls)
+				seen := map[string]bool{}
+				for i := range want.ToolCalls {
+					if want.ToolCalls[i].ID == "" && i < len(got.ToolCalls) {
+						want.ToolCalls[i].ID = got.ToolCalls[i].ID
+					}
+					if id := want.ToolCalls[i].ID; id == "" || seen[id] {
+						t.Errorf("call %d: id %q is empty or repeated", i, id)
+					}
+					seen[want.ToolCalls[i].ID] = true
+				}
+				if diff := cmp.Diff(want.Text, got.Text); diff != "" {
+					t.Errorf("text (-wrote +merged):\n%s", diff)
+				}
+				if diff := cmp.Diff(want.ToolCalls, got.ToolCalls, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("calls (-wrote +merged):\n%s", diff)
+				}
+				if got.ToolTurn != (len(want.ToolCalls) > 0) || got.FinishReason == "" {
+					t.Errorf("tool turn %v, finish %q; want a tool turn iff calls, and a finish", got.ToolTurn, got.FinishReason)
+				}
+			})
+		}
 	}
 }
