@@ -314,7 +314,10 @@ func TestDocIdentifiers(t *testing.T) {
 		}
 		for i, line := range strings.Split(string(b), "\n") {
 			for _, m := range mention.FindAllStringSubmatch(line, -1) {
-				names := exported[m[1]]
+				names, named := exported[m[1]], m[1]+"."+m[2]
+				if m[3] != "" {
+					named += "." + m[3]
+				}
 				checked++
 				switch {
 				case !names[m[2]]:
@@ -331,7 +334,7 @@ func TestDocIdentifiers(t *testing.T) {
 }
 
 // isCall reports whether the mention m is followed by a call on line:
-// "harness.Gateway.Start(" names a method, "tools.Result.Content" a field.
+// "gateway.Gateway.Start(" names a method, "tools.Result.Content" a field.
 func isCall(line, m string) bool {
 	_, after, _ := strings.Cut(line, m)
 	return strings.HasPrefix(after, "(")

@@ -2,7 +2,7 @@
 // (v2.1.0) YAML files and exposes them as an fs.FS.
 //
 // The base cassettes (*.yaml, *.en.yaml for the English locale) are recorded
-// from the project's scripted gateway on loopback (harness.Gateway), through
+// from the project's scripted gateway on loopback (gateway.Gateway), through
 // the same recording path a user runs against a live gateway:
 // `agentvcr run -base-url URL -model NAME -record PATH`. They are not
 // recordings of a live model. messages/*.yaml are the same scripts recorded

@@ -1,6 +1,6 @@
 // Package demo is the content of the offline demo: the sandbox repository
 // the agent looks at and the conversations the scripted gateway
-// (harness.Gateway) plays about it.
+// (gateway.Gateway) plays about it.
 //
 // WriteSandbox writes the embedded sandbox (the files under sandbox/, plus a
 // .git folder and GeneratedFile, ~38,000 characters, made in code): a small

@@ -1,7 +1,7 @@
 package demo
 
 import (
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -27,44 +27,44 @@ const (
 // (glob -> grep -> read_file -> conclusion), its bad-arguments and
 // unknown-tool variants, a turn with two parallel calls, and a read of the
 // generated ~38,000-character file.
-func Scripts(lang tools.Lang) []harness.Script {
+func Scripts(lang tools.Lang) []gateway.Script {
 	t := scriptTexts[tools.ZH]
 	if lang == tools.EN {
 		t = scriptTexts[tools.EN]
 	}
-	glob := harness.ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
-	grep := harness.ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
-	read := harness.ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
-	conclusion := harness.Reply{Text: t.conclusion}
-	return []harness.Script{
-		{Name: ScriptDemo, Replies: []harness.Reply{
-			{Text: t.findTests, Calls: []harness.ScriptCall{glob}},
-			{Text: t.findDivide, Calls: []harness.ScriptCall{grep}},
-			{Text: t.readCalc, Calls: []harness.ScriptCall{read}},
+	glob := gateway.ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
+	grep := gateway.ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
+	read := gateway.ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
+	conclusion := gateway.ScriptTurn{Text: t.conclusion}
+	return []gateway.Script{
+		{Name: ScriptDemo, Turns: []gateway.ScriptTurn{
+			{Text: t.findTests, Calls: []gateway.ScriptCall{glob}},
+			{Text: t.findDivide, Calls: []gateway.ScriptCall{grep}},
+			{Text: t.readCalc, Calls: []gateway.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptBadArgs, Replies: []harness.Reply{
+		{Name: ScriptBadArgs, Turns: []gateway.ScriptTurn{
 			// The closing brace is missing: the merged arguments are not JSON.
-			{Text: t.findTests, Calls: []harness.ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.js"`}}},
-			{Text: t.retry, Calls: []harness.ScriptCall{glob}},
-			{Text: t.findDivide, Calls: []harness.ScriptCall{grep}},
-			{Text: t.readCalc, Calls: []harness.ScriptCall{read}},
+			{Text: t.findTests, Calls: []gateway.ScriptCall{{Name: "glob", Arguments: `{"pattern":"**/*.js"`}}},
+			{Text: t.retry, Calls: []gateway.ScriptCall{glob}},
+			{Text: t.findDivide, Calls: []gateway.ScriptCall{grep}},
+			{Text: t.readCalc, Calls: []gateway.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptUnknownTool, Replies: []harness.Reply{
-			{Text: t.findTests, Calls: []harness.ScriptCall{glob}},
-			{Text: t.findDivide, Calls: []harness.ScriptCall{grep}},
-			{Calls: []harness.ScriptCall{{Name: "edit_file", Arguments: `{"path":"src/calc.js","old":"a / b"}`}}},
-			{Text: t.noEditTool, Calls: []harness.ScriptCall{read}},
+		{Name: ScriptUnknownTool, Turns: []gateway.ScriptTurn{
+			{Text: t.findTests, Calls: []gateway.ScriptCall{glob}},
+			{Text: t.findDivide, Calls: []gateway.ScriptCall{grep}},
+			{Calls: []gateway.ScriptCall{{Name: "edit_file", Arguments: `{"path":"src/calc.js","old":"a / b"}`}}},
+			{Text: t.noEditTool, Calls: []gateway.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptParallel, Replies: []harness.Reply{
-			{Text: t.both, Calls: []harness.ScriptCall{glob, grep}},
-			{Calls: []harness.ScriptCall{read}},
+		{Name: ScriptParallel, Turns: []gateway.ScriptTurn{
+			{Text: t.both, Calls: []gateway.ScriptCall{glob, grep}},
+			{Calls: []gateway.ScriptCall{read}},
 			conclusion,
 		}},
-		{Name: ScriptReadGenerated, Replies: []harness.Reply{
-			{Calls: []harness.ScriptCall{{Name: "read_file", Arguments: `{"path":"` + GeneratedFile + `"}`}}},
+		{Name: ScriptReadGenerated, Turns: []gateway.ScriptTurn{
+			{Calls: []gateway.ScriptCall{{Name: "read_file", Arguments: `{"path":"` + GeneratedFile + `"}`}}},
 			{Text: t.generated},
 		}},
 	}

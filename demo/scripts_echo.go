@@ -1,7 +1,7 @@
 package demo
 
 import (
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -32,26 +32,26 @@ const (
 //
 // They are played live against the gateway by the scenarios; no base
 // cassette is recorded from them.
-func EchoScripts(lang tools.Lang) []harness.Script {
+func EchoScripts(lang tools.Lang) []gateway.Script {
 	t := scriptTexts[tools.ZH]
 	e := echoTexts[tools.ZH]
 	if lang == tools.EN {
 		t, e = scriptTexts[tools.EN], echoTexts[tools.EN]
 	}
-	glob := harness.ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
-	grep := harness.ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
-	read := harness.ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
+	glob := gateway.ScriptCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}
+	grep := gateway.ScriptCall{Name: "grep", Arguments: `{"pattern":"divide","glob":"**/*.js"}`}
+	read := gateway.ScriptCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}
 	signedGlob, signedRead := glob, read
 	signedGlob.ThoughtSignature, signedRead.ThoughtSignature = signatureGlob, signatureRead
-	return []harness.Script{
-		{Name: ScriptThoughtSignature, Replies: []harness.Reply{
-			{Text: t.both, Calls: []harness.ScriptCall{signedGlob, grep}},
-			{Text: t.readCalc, Calls: []harness.ScriptCall{signedRead}},
+	return []gateway.Script{
+		{Name: ScriptThoughtSignature, Turns: []gateway.ScriptTurn{
+			{Text: t.both, Calls: []gateway.ScriptCall{signedGlob, grep}},
+			{Text: t.readCalc, Calls: []gateway.ScriptCall{signedRead}},
 			{Text: t.conclusion},
 		}},
-		{Name: ScriptReasoningEcho, Replies: []harness.Reply{
-			{Reasoning: e.thinkFiles, Text: t.findTests, Calls: []harness.ScriptCall{glob}},
-			{Reasoning: e.thinkRead, Calls: []harness.ScriptCall{read}},
+		{Name: ScriptReasoningEcho, Turns: []gateway.ScriptTurn{
+			{Reasoning: e.thinkFiles, Text: t.findTests, Calls: []gateway.ScriptCall{glob}},
+			{Reasoning: e.thinkRead, Calls: []gateway.ScriptCall{read}},
 			{Reasoning: e.thinkDone, Text: t.conclusion},
 		}},
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -30,8 +30,8 @@ func cmdGateway(ts *testscript.TestScript, neg bool, args []string) error {
 	if err != nil {
 		return err
 	}
-	scripts := append(append(demo.Scripts(l), demo.EchoScripts(l)...), harness.ErrorScripts()...)
-	url, stop := harness.NewGateway(*key, scripts...).Start()
+	scripts := append(append(demo.Scripts(l), demo.EchoScripts(l)...), gateway.ErrorScripts()...)
+	url, stop := gateway.New(*key, scripts...).Start()
 	ts.Defer(stop)
 	ts.Setenv("OPENAI_BASE_URL", url)
 	if *key != "" {

@@ -13,9 +13,12 @@ import (
 
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/gateway"
+	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // runCLI runs one agentvcr command line in dir with the given environment
@@ -32,30 +35,30 @@ func runCLI(dir string, vars map[string]string, transport http.RoundTripper, arg
 // stderr, and nothing else; any other leaves stderr empty.
 func TestMetamorphicBenignQuirks(t *testing.T) {
 	t.Parallel()
-	metamorphic(t, "", harness.Quirks(), 10)
+	metamorphic(t, "", quirk.All(), 10)
 }
 
 // TestMetamorphicBenignResponsesQuirks is the same for the base cassettes
 // recorded in the OpenAI Responses format.
 func TestMetamorphicBenignResponsesQuirks(t *testing.T) {
 	t.Parallel()
-	metamorphic(t, "responses/", harness.Quirks(), 10)
+	metamorphic(t, "responses/", quirk.All(), 10)
 }
 
 // TestMetamorphicBenignMessagesQuirks is the same for the base cassettes
 // recorded in the Anthropic Messages format and the Messages quirks.
 func TestMetamorphicBenignMessagesQuirks(t *testing.T) {
 	t.Parallel()
-	metamorphic(t, "messages/", harness.MessagesQuirks(), 14)
+	metamorphic(t, "messages/", quirk.OfAPI(messages.Format.Name), 14)
 }
 
 // metamorphic replays every base cassette under the folder under (of cassettes.FS)
 // through every benign quirk of quirks that applies (at least least of
 // them per cassette) and two re-chunking seeds, against the clean replay.
-func metamorphic(t *testing.T, under string, quirks []harness.Quirk, least int) {
+func metamorphic(t *testing.T, under string, quirks []quirk.Quirk, least int) {
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
 		for _, script := range demo.Scripts(lang) {
-			file := under + harness.CassetteFile(script.Name, lang)
+			file := under + cassette.File(script.Name, lang)
 			name := under + script.Name
 			base, err := fs.ReadFile(cassettes.FS, file)
 			if err != nil {
@@ -69,7 +72,7 @@ func metamorphic(t *testing.T, under string, quirks []harness.Quirk, least int) 
 	}
 }
 
-func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte, quirks []harness.Quirk, least int) {
+func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte, quirks []quirk.Quirk, least int) {
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
 	if err := demo.WriteSandbox(ws); err != nil {
@@ -90,8 +93,8 @@ func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte
 		if !q.Benign {
 			continue
 		}
-		out, err := harness.ApplyQuirkToCassette(base, q, 7)
-		if errors.Is(err, harness.ErrQuirkNotApplicable) {
+		out, err := quirk.ApplyToCassette(base, q, 7)
+		if errors.Is(err, quirk.ErrNotApplicable) {
 			continue
 		}
 		if err != nil {
@@ -139,10 +142,10 @@ func onlyWarnings(stderr string, warns bool) bool {
 func TestMetamorphicBadArgs(t *testing.T) {
 	t.Parallel()
 	const key = "sk-test-metamorphic-0123456789"
-	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+	url, stop := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 	t.Cleanup(stop) // parallel subtests run after this function returns
 	for _, api := range []struct{ name, quirk string }{{"chat", "bad_args"}, {"responses", "responses_bad_args"}} {
-		q, ok := harness.QuirkByName(api.quirk)
+		q, ok := quirk.ByName(api.quirk)
 		if !ok || q.Benign {
 			t.Fatalf("%s quirk missing or marked benign", api.quirk)
 		}
@@ -151,7 +154,7 @@ func TestMetamorphicBadArgs(t *testing.T) {
 }
 
 // badArgs runs every base script in one wire format through q.
-func badArgs(t *testing.T, url, key, api string, q harness.Quirk) {
+func badArgs(t *testing.T, url, key, api string, q quirk.Quirk) {
 	for _, script := range demo.Scripts(tools.ZH) {
 		t.Run(api+"/"+script.Name, func(t *testing.T) {
 			t.Parallel()
@@ -159,21 +162,21 @@ func badArgs(t *testing.T, url, key, api string, q harness.Quirk) {
 			if err := demo.WriteSandbox(ws); err != nil {
 				t.Fatal(err)
 			}
-			transport := harness.QuirkTransport(http.DefaultTransport, q, 1)
+			transport := quirk.Transport(http.DefaultTransport, q, 1)
 			vars := map[string]string{"OPENAI_API_KEY": key}
 			code, out, stderr := runCLI(ws, vars, transport, "run", "-api", api, "-base-url", url, "-model", script.Name, "-max-turns", "20")
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d, stderr %q; want 0 and nothing\n%s", code, stderr, out)
 			}
 			calls := 0
-			for _, r := range script.Replies {
+			for _, r := range script.Turns {
 				calls += min(len(r.Calls), 1)
 			}
 			failures := strings.Count(out, "✘ ") // one per turn with calls: its first call
 			if failures != calls || !strings.Contains(out, "参数不是合法的 JSON") {
 				t.Errorf("want %d failure cards for invalid JSON, got %d:\n%s", calls, failures, out)
 			}
-			last := script.Replies[len(script.Replies)-1].Text
+			last := script.Turns[len(script.Turns)-1].Text
 			if !strings.HasSuffix(out, last+"\n") {
 				t.Errorf("the loop did not reach the conclusion %q:\n%s", last, out)
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
 )
 
 // cmdQuirk applies one quirk transform to a clean stream or cassette:
@@ -23,7 +23,7 @@ func cmdQuirk(ts *testscript.TestScript, neg bool, args []string) error {
 	if neg || fs.Parse(args) != nil || fs.NArg() != 3 {
 		return errUsage
 	}
-	q, ok := harness.QuirkByName(fs.Arg(0))
+	q, ok := quirk.ByName(fs.Arg(0))
 	if !ok {
 		return fmt.Errorf("no quirk named %q", fs.Arg(0))
 	}
@@ -33,7 +33,7 @@ func cmdQuirk(ts *testscript.TestScript, neg bool, args []string) error {
 		err error
 	)
 	if strings.HasSuffix(fs.Arg(1), ".yaml") {
-		out, err = harness.ApplyQuirkToCassette(in, q, *seed)
+		out, err = quirk.ApplyToCassette(in, q, *seed)
 	} else {
 		out, err = q.Apply(in, *seed)
 	}

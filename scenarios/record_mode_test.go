@@ -10,7 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -20,7 +20,7 @@ import (
 // they came from, without the key, and the transcript is the live one.
 func TestRecordMode(t *testing.T) {
 	const key = "sk-test-record-mode-0123456789"
-	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+	url, stop := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 	defer stop()
 
 	dir, cassetteDir := t.TempDir(), t.TempDir()

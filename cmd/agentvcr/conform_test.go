@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
 )
@@ -214,7 +214,7 @@ func TestConformRecordedThroughRecord(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.api, func(t *testing.T) {
 			const key = "sk-test-conform-record-0123456789"
-			gw, stopGW := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+			gw, stopGW := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 			defer stopGW()
 			dir := t.TempDir()
 			if err := demo.WriteSandbox(dir); err != nil {

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // argPiece is what the cut reads of a clean chunk: the calls' indexes and
@@ -29,7 +30,7 @@ type argPiece struct {
 // stream breaks inside its second call (inside its only call when it has
 // one): every call before it whole, then its head and first piece of
 // arguments.
-func cutPoint(events []harness.SSEEvent) (int, error) {
+func cutPoint(events []sse.Event) (int, error) {
 	pieces := make([]argPiece, len(events))
 	last := -1
 	for i, ev := range events {
@@ -51,18 +52,18 @@ func cutPoint(events []harness.SSEEvent) (int, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("no call arguments to break the stream in: %w", harness.ErrQuirkNotApplicable)
+	return 0, fmt.Errorf("no call arguments to break the stream in: %w", quirk.ErrNotApplicable)
 }
 
 // truncate ends the stream inside the second call, with neither a
 // finish_reason nor [DONE].
 func truncate(body []byte, _ int64) ([]byte, error) {
-	events := harness.ParseSSE(body)
+	events := sse.Parse(body)
 	n, err := cutPoint(events)
 	if err != nil {
 		return nil, err
 	}
-	return harness.FormatSSE(events[:n], "\n"), nil
+	return sse.Format(events[:n], "\n"), nil
 }
 
 // errorChunk is the chunk OpenRouter sends when the provider fails
@@ -88,7 +89,7 @@ type errorChoice struct {
 // midstreamError ends the stream inside the second call with an error chunk
 // (finish_reason "error" and an "error" member), then the end of the body.
 func midstreamError(body []byte, _ int64) ([]byte, error) {
-	events := harness.ParseSSE(body)
+	events := sse.Parse(body)
 	n, err := cutPoint(events)
 	if err != nil {
 		return nil, err
@@ -102,6 +103,6 @@ func midstreamError(body []byte, _ int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append(events[:n:n], harness.SSEEvent{Data: string(data), HasData: true})
-	return harness.FormatSSE(out, "\n"), nil
+	out := append(events[:n:n], sse.Event{Data: string(data), HasData: true})
+	return sse.Format(out, "\n"), nil
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
@@ -85,11 +85,11 @@ type Case struct {
 var sourceRe = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 
 // Cases returns the catalog in report order: the clean turn, every
-// chat-completions (or format-free) quirk of harness.Quirks, the two broken
+// chat-completions (or format-free) quirk of quirk.All, the two broken
 // streams, the echo cases, then the faults.
 func Cases() []Case {
 	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
-	for _, q := range harness.Quirks() {
+	for _, q := range quirk.All() {
 		if q.API != "" && q.API != chat.Format.Name {
 			continue // the Messages and Responses quirks are MessagesCases and ResponsesCases
 		}
@@ -112,7 +112,7 @@ func Cases() []Case {
 
 // quirkCase is the case of a quirk: ExpectSame, its source taken from the
 // last parenthesized part of its Doc.
-func quirkCase(q harness.Quirk) Case {
+func quirkCase(q quirk.Quirk) Case {
 	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
 	if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
 		c.Source = m[1]

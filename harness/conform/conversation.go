@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/quirk"
 )
 
 // A conversation is the model's side that a case serves: the clean SSE body
@@ -27,23 +28,23 @@ const probeScript = "conform"
 
 // build is the probe's conversation in format f, built from the agent's
 // first request: one text piece and the picked calls in parallel, then a
-// short conclusion, written by f.stream; f.merge (the agent core's merger)
-// reads the tool turn back into the calls a correct agent sends on.
+// short conclusion, written by the format's own writer (f.Write); f.Merge
+// (the agent core's merger) reads the tool turn back into the calls a correct agent sends on.
 func (f Format) build(first Request, specs []CallSpec) (*conversation, error) {
 	calls, err := ProbeCalls(first.Tools, specs)
 	if err != nil {
 		return nil, err
 	}
-	reply := harness.Reply{Text: probeText}
+	reply := agent.Turn{Text: probeText}
 	for _, c := range calls {
-		reply.Calls = append(reply.Calls, harness.ScriptCall{Name: c.Name, Arguments: c.Arguments})
+		reply.ToolCalls = append(reply.ToolCalls, agent.ToolCall{Type: "function", Function: agent.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
 	}
 	model := first.Model
 	if model == "" {
 		model = "conform"
 	}
-	tool := []byte(strings.Join(f.stream(model, probeScript, 0, reply), ""))
-	end := []byte(strings.Join(f.stream(model, probeScript, 1, harness.Reply{Text: probeConclusion}), ""))
+	tool := []byte(strings.Join(f.Write(model, probeScript, 0, &reply), ""))
+	end := []byte(strings.Join(f.Write(model, probeScript, 1, &agent.Turn{Text: probeConclusion}), ""))
 	turn, err := f.Merge(bytes.NewReader(tool))
 	if err != nil {
 		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
@@ -84,7 +85,7 @@ func (c Case) answer(conv *conversation, turn, attempt int) (ans served, changed
 	}
 	out, err := c.Transform(body, int64(turn+1))
 	switch {
-	case errors.Is(err, harness.ErrQuirkNotApplicable):
+	case errors.Is(err, quirk.ErrNotApplicable):
 		return served{Body: body}, false, nil
 	case err != nil:
 		return served{}, false, fmt.Errorf("case %s, turn %d: %w", c.ID, turn+1, err)

@@ -4,7 +4,7 @@
 //
 // # How a run goes (run.go, process.go)
 //
-// Run starts one harness.Server on loopback and runs the agent's command
+// Run starts one serve.Server on loopback and runs the agent's command
 // once per case, with OPENAI_BASE_URL set to the case's scenario URL
 // (http://127.0.0.1:PORT/s/<case>/v1), ANTHROPIC_BASE_URL to the same URL
 // without /v1, OPENAI_API_KEY and ANTHROPIC_API_KEY to DummyKey and
@@ -31,7 +31,7 @@
 // # Cases (case.go, broken.go)
 //
 // Each case serves the clean turn through one transform: every quirk of
-// harness.Quirks for chat completions or any stream (applied to every turn;
+// quirk.All for chat completions or any stream (applied to every turn;
 // the OpenAI Responses quirks are not conform cases: conform reads and
 // serves chat completions only), the two broken streams
 // midstream_error and truncated (the tool turn breaks inside its second
@@ -82,7 +82,7 @@
 // streams and the agent core's merger of them (Format.build makes the
 // probe's turns from both), its catalog, its cut point and its id
 // renumbering for recorded mode; the runner, checks and reports stay.
-// ChatCompletions builds with harness.StreamReply and runs Cases.
+// ChatCompletions builds with gateway.StreamChat and runs Cases.
 // AnthropicMessages (-api messages) reads tools as name and input_schema,
 // an assistant message's tool_use blocks as its calls (input as JSON text),
 // and a user message as its blocks in order: a tool message per
@@ -90,8 +90,8 @@
 // tool_result blocks fails like a chat message before the tool messages,
 // and an assistant message with text after a tool_use block fails
 // (Message.TextAfterCalls).
-// It builds with harness.StreamMessagesReply and runs MessagesCases: the
-// clean turn, every benign quirk of harness.MessagesQuirks, its two
+// It builds with gateway.StreamMessages and runs MessagesCases: the
+// clean turn, every benign quirk of quirk.OfAPI, its two
 // broken streams (messages_overloaded_midstream, messages_cut_before_stop:
 // ExpectBroken, tool turn only), messages_echo_thinking (a thinking block
 // with its signature first in every turn; the tool-call turn must send it
@@ -104,8 +104,8 @@
 // right before them, is one assistant message whose calls carry the
 // call_id; a function_call_output is a tool message answering its call_id;
 // reasoning and built-in tool items are left out. It builds with
-// harness.StreamResponsesReply and runs ResponsesCases: the clean turn,
-// every Responses quirk of harness.Quirks (responses_bad_args as
+// gateway.StreamResponses and runs ResponsesCases: the clean turn,
+// every Responses quirk of quirk.All (responses_bad_args as
 // ExpectBadArgs; truncated, failed, incomplete, error_event and
 // second_response as ExpectBroken, tool turn only),
 // responses_echo_reasoning (a reasoning item first in every turn; calls

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // The echo tier: streams that carry something the agent must send back on
@@ -54,7 +55,7 @@ func signatureFor(k int) string {
 // addSignatures gives the first piece (the one with an id) of every call
 // extra_content.google.thought_signature, numbered in stream order.
 func addSignatures(body []byte, _ int64) ([]byte, error) {
-	events := harness.ParseSSE(body)
+	events := sse.Parse(body)
 	k := 0
 	for i, ev := range events {
 		chunk, ok := decodeChunk(ev)
@@ -79,15 +80,15 @@ func addSignatures(body []byte, _ int64) ([]byte, error) {
 		}
 	}
 	if k == 0 {
-		return nil, fmt.Errorf("no call to sign: %w", harness.ErrQuirkNotApplicable)
+		return nil, fmt.Errorf("no call to sign: %w", quirk.ErrNotApplicable)
 	}
-	return harness.FormatSSE(events, "\n"), nil
+	return sse.Format(events, "\n"), nil
 }
 
 // addReasoning puts a chunk with delta.reasoning_content after the first
 // chunk, in its envelope.
 func addReasoning(body []byte, _ int64) ([]byte, error) {
-	events := harness.ParseSSE(body)
+	events := sse.Parse(body)
 	for i, ev := range events {
 		chunk, ok := decodeChunk(ev)
 		if !ok {
@@ -95,17 +96,17 @@ func addReasoning(body []byte, _ int64) ([]byte, error) {
 		}
 		chunk["choices"] = []any{map[string]any{"index": 0, "delta": map[string]any{"reasoning_content": probeReasoning}, "finish_reason": nil}}
 		delete(chunk, "usage")
-		extra := harness.SSEEvent{HasData: true}
+		extra := sse.Event{HasData: true}
 		if err := encodeChunk(&extra, chunk); err != nil {
 			return nil, err
 		}
-		out := append(append(append([]harness.SSEEvent(nil), events[:i+1]...), extra), events[i+1:]...)
-		return harness.FormatSSE(out, "\n"), nil
+		out := append(append(append([]sse.Event(nil), events[:i+1]...), extra), events[i+1:]...)
+		return sse.Format(out, "\n"), nil
 	}
-	return nil, fmt.Errorf("no chunk: %w", harness.ErrQuirkNotApplicable)
+	return nil, fmt.Errorf("no chunk: %w", quirk.ErrNotApplicable)
 }
 
-func decodeChunk(ev harness.SSEEvent) (map[string]any, bool) {
+func decodeChunk(ev sse.Event) (map[string]any, bool) {
 	if !ev.HasData || !strings.HasPrefix(strings.TrimSpace(ev.Data), "{") {
 		return nil, false
 	}
@@ -115,7 +116,7 @@ func decodeChunk(ev harness.SSEEvent) (map[string]any, bool) {
 	return chunk, dec.Decode(&chunk) == nil
 }
 
-func encodeChunk(ev *harness.SSEEvent, chunk map[string]any) error {
+func encodeChunk(ev *sse.Event, chunk map[string]any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -141,10 +142,10 @@ func bumpIndex(event map[string]any, key string) error {
 }
 
 // eventsOf encodes each event as an SSE event named by its type.
-func eventsOf(events ...map[string]any) ([]harness.SSEEvent, error) {
-	var out []harness.SSEEvent
+func eventsOf(events ...map[string]any) ([]sse.Event, error) {
+	var out []sse.Event
 	for _, e := range events {
-		ev := harness.SSEEvent{Name: fmt.Sprint(e["type"])}
+		ev := sse.Event{Name: fmt.Sprint(e["type"])}
 		if err := encodeChunk(&ev, e); err != nil {
 			return nil, err
 		}

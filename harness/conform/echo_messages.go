@@ -3,7 +3,8 @@ package conform
 import (
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // messages_echo_thinking, the Messages echo case: every turn begins with a
@@ -28,9 +29,9 @@ func messagesEchoCase() Case {
 // addThinkingBlock inserts a thinking block at index 0 after message_start
 // and moves every other block one index up.
 func addThinkingBlock(body []byte, _ int64) ([]byte, error) {
-	var out []harness.SSEEvent
+	var out []sse.Event
 	inserted := false
-	for _, ev := range harness.ParseSSE(body) {
+	for _, ev := range sse.Parse(body) {
 		chunk, ok := decodeChunk(ev)
 		if !ok {
 			out = append(out, ev)
@@ -59,9 +60,9 @@ func addThinkingBlock(body []byte, _ int64) ([]byte, error) {
 		}
 	}
 	if !inserted {
-		return nil, fmt.Errorf("no message_start: %w", harness.ErrQuirkNotApplicable)
+		return nil, fmt.Errorf("no message_start: %w", quirk.ErrNotApplicable)
 	}
-	return harness.FormatSSE(out, "\n"), nil
+	return sse.Format(out, "\n"), nil
 }
 
 // checkThinking is checkEcho for messages_echo_thinking on the tool-call

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // responses_echo_reasoning, the Responses echo case: every turn begins with
@@ -22,7 +23,7 @@ import (
 const echoReasoningItem = "reasoning_item"
 
 // probeResponseID is the id of the probe's tool turn as a Responses stream
-// (harness.StreamResponsesReply's "resp_<script>_<turn>").
+// (gateway.StreamResponses's "resp_<script>_<turn>").
 const probeResponseID = "resp_" + probeScript + "_1"
 
 func responsesEchoCase() Case {
@@ -42,10 +43,10 @@ func reasoningItemID(respID string) string {
 // every other item one index up, puts it first in the output of the
 // response events after it and renumbers the sequence.
 func addReasoningItem(body []byte, _ int64) ([]byte, error) {
-	var out []harness.SSEEvent
+	var out []sse.Event
 	respID := ""          // the response's id, once response.created or in_progress was read
 	var rs map[string]any // the reasoning item, once inserted
-	for _, ev := range harness.ParseSSE(body) {
+	for _, ev := range sse.Parse(body) {
 		event, ok := decodeChunk(ev)
 		if !ok {
 			out = append(out, ev)
@@ -80,7 +81,7 @@ func addReasoningItem(body []byte, _ int64) ([]byte, error) {
 		}
 	}
 	if rs == nil {
-		return nil, fmt.Errorf("no response.created with items after it: %w", harness.ErrQuirkNotApplicable)
+		return nil, fmt.Errorf("no response.created with items after it: %w", quirk.ErrNotApplicable)
 	}
 	seq := 0
 	for i, ev := range out { // renumbered, so that no event is out of order
@@ -94,7 +95,7 @@ func addReasoningItem(body []byte, _ int64) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return harness.FormatSSE(out, "\n"), nil
+	return sse.Format(out, "\n"), nil
 }
 
 // checkReasoningItems is checkEcho for responses_echo_reasoning on request

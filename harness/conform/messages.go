@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
 // MessagesCases returns the Anthropic Messages catalog in report order: the
-// clean turn, every benign quirk of harness.MessagesQuirks, its broken
+// clean turn, every benign quirk of quirk.OfAPI, its broken
 // streams (an overloaded_error in the middle of a call, a cut before
 // message_stop; on the tool turn only, on every attempt), the thinking
 // echo, then the faults.
 func MessagesCases() []Case {
 	cases := []Case{{ID: "messages_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as Anthropic streams it"}}
-	for _, q := range harness.MessagesQuirks() {
+	for _, q := range quirk.OfAPI(messages.Format.Name) {
 		c := quirkCase(q)
 		if !q.Benign {
 			c.Expect, c.ToolTurnOnly = ExpectBroken, true
@@ -28,7 +30,7 @@ func MessagesCases() []Case {
 // messagesCutPoint is cutPoint for a Messages stream: how many events to
 // keep so that the stream breaks inside its second tool_use block (its only
 // one when it has one), after that block's first non-empty partial_json.
-func messagesCutPoint(events []harness.SSEEvent) (int, error) {
+func messagesCutPoint(events []sse.Event) (int, error) {
 	type event struct {
 		Type         string `json:"type"`
 		Index        int    `json:"index"`
@@ -48,7 +50,7 @@ func messagesCutPoint(events []harness.SSEEvent) (int, error) {
 		}
 	}
 	if len(uses) == 0 {
-		return 0, fmt.Errorf("no tool_use block to break the stream in: %w", harness.ErrQuirkNotApplicable)
+		return 0, fmt.Errorf("no tool_use block to break the stream in: %w", quirk.ErrNotApplicable)
 	}
 	target := uses[min(1, len(uses)-1)]
 	for i, p := range parsed {
@@ -56,5 +58,5 @@ func messagesCutPoint(events []harness.SSEEvent) (int, error) {
 			return i + 1, nil
 		}
 	}
-	return 0, fmt.Errorf("no input_json_delta to break the stream in: %w", harness.ErrQuirkNotApplicable)
+	return 0, fmt.Errorf("no input_json_delta to break the stream in: %w", quirk.ErrNotApplicable)
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
@@ -153,7 +154,7 @@ func TestWrongFormat(t *testing.T) {
 // after its first non-empty partial_json, as on a chat stream.
 func TestMessagesCutPoint(t *testing.T) {
 	conv := probeFor(t, messagesFormat, `{"model":"m","stream":true,"messages":[],"tools":`+string(testMessagesTools)+`}`)
-	events := harness.ParseSSE(conv.turns[0])
+	events := sse.Parse(conv.turns[0])
 	n, err := messagesCutPoint(events)
 	if err != nil {
 		t.Fatal(err)
@@ -162,10 +163,10 @@ func TestMessagesCutPoint(t *testing.T) {
 	if !strings.Contains(last, `"type":"content_block_delta","index":2,`) || strings.Contains(last, `"partial_json":""`) {
 		t.Errorf("the cut keeps %d of %d events, the last %s; want the first non-empty piece of block 2 (the second call)", n, len(events), last)
 	}
-	if _, err := messages.Merge(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
+	if _, err := messages.Merge(strings.NewReader(string(sse.Format(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
 		t.Errorf("the cut stream merges with %v, want ErrTruncatedStream", err)
 	}
-	if _, err := messagesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+	if _, err := messagesCutPoint(sse.Parse(conv.turns[1])); !errors.Is(err, quirk.ErrNotApplicable) {
 		t.Errorf("the conclusion has no call: got %v, want ErrQuirkNotApplicable", err)
 	}
 }
@@ -195,7 +196,7 @@ func TestAddThinkingBlock(t *testing.T) {
 	if !strings.Contains(string(body), "event: content_block_start\ndata: {\"content_block\":{\"signature\":\"\",\"thinking\":\"\",\"type\":\"thinking\"},\"index\":0,") {
 		t.Errorf("no thinking block at index 0 in\n%s", body)
 	}
-	if _, err := addThinkingBlock([]byte("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"), 0); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+	if _, err := addThinkingBlock([]byte("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"), 0); !errors.Is(err, quirk.ErrNotApplicable) {
 		t.Errorf("a chat stream: %v, want ErrQuirkNotApplicable", err)
 	}
 }

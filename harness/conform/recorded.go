@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
 )
 
 // ErrBadCassette is returned for a cassette recorded mode cannot replay.
@@ -31,7 +31,7 @@ type Recording struct {
 // ReadRecording reads a go-vcr v2.1.0 cassette (path with or without
 // ".yaml").
 func ReadRecording(path string) (*Recording, error) {
-	c, err := harness.LoadCassette(path)
+	c, err := cassette.Load(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w: record the agent into it first: agentvcr record -upstream URL -o %s", ErrBadCassette, err, path)
 	}

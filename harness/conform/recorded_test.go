@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
 )
 
 // recordGood records the good test agent's conversation with the probe: its
@@ -138,7 +138,7 @@ func TestReadRecordingSaysWhatToDo(t *testing.T) {
 
 	// A small file whose interactions alias one body is bounded by its
 	// expanded size, as every other cassette load is (here 1 MiB).
-	t.Setenv(harness.MaxCassetteEnv, "1")
+	t.Setenv(cassette.MaxBytesEnv, "1")
 	bomb := filepath.Join(t.TempDir(), "bomb.yaml")
 	text := "---\nversion: 1\ninteractions:\n"
 	for i := range 8 {
@@ -152,10 +152,10 @@ func TestReadRecordingSaysWhatToDo(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ReadRecording(bomb)
-	if !errors.Is(err, ErrBadCassette) || !errors.Is(err, harness.ErrBadCassette) || !strings.Contains(err.Error(), "expand to more than the limit of 1 MiB") {
+	if !errors.Is(err, ErrBadCassette) || !errors.Is(err, cassette.ErrBadCassette) || !strings.Contains(err.Error(), "expand to more than the limit of 1 MiB") {
 		t.Errorf("alias bomb: err = %v, want the expanded-size bound of 1 MiB", err)
 	}
-	t.Setenv(harness.MaxCassetteEnv, "")
+	t.Setenv(cassette.MaxBytesEnv, "")
 	rec, err := ReadRecording("../../cassettes/parallel.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
@@ -94,14 +94,11 @@ type Format struct {
 	*agent.Format
 	// Read reads one request body.
 	Read func(body []byte) (Request, error)
-	// stream writes one scripted reply as the format's stream events (the
-	// probe's turns, see build).
-	stream func(model, script string, turn int, r harness.Reply) []string
 	// cases is the format's catalog.
 	cases func() []Case
 	// cut is how many events of a stream a stall or a reset lets through:
 	// up to inside its second call (cutPoint when nil).
-	cut func([]harness.SSEEvent) (int, error)
+	cut func([]sse.Event) (int, error)
 	// dir is the format's folder in the catalog as data ("" for the root).
 	dir string
 	// renumber replaces, in a decoded request, each call id by the call's
@@ -116,7 +113,7 @@ func (f Format) Cases() []Case { return f.cases() }
 
 // chatFormat is OpenAI's chat-completions format.
 var chatFormat = Format{Format: chat.Format, Read: readChat, cases: Cases,
-	stream: harness.StreamReply, renumber: renumberChat}
+	renumber: renumberChat}
 
 // ErrUnknownFormat is returned by FormatByName for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown wire format")

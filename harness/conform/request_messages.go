@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
@@ -13,8 +12,7 @@ import (
 // its blocks in the order sent, a tool message per tool_result block and a
 // user message per run of text, so that text before the tool_result blocks
 // fails the check that every call is answered before any other message.
-var messagesFormat = Format{Format: messages.Format, Read: readMessages, cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages,
-	stream: harness.StreamMessagesReply, dir: "messages"}
+var messagesFormat = Format{Format: messages.Format, Read: readMessages, cases: MessagesCases, cut: messagesCutPoint, renumber: renumberMessages, dir: "messages"}
 
 // messagesWire is the part of a Messages request conform reads.
 type messagesWire struct {

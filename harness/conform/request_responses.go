@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/harness"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
@@ -17,8 +16,7 @@ import (
 // reasoning item belongs to the assistant item right after it; one that no
 // assistant item follows is LoneReasoning.
 var responsesFormat = Format{Format: responses.Format, Read: readResponses,
-	cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses,
-	stream: harness.StreamResponsesReply, dir: "responses"}
+	cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses, dir: "responses"}
 
 // responsesWire is the part of a Responses request conform reads. input is
 // a string (one user message) or an array of items.

@@ -4,18 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // ResponsesCases returns the OpenAI Responses catalog in report order: the
-// clean turn, every Responses quirk of harness.Quirks (bad_args as in chat
+// clean turn, every Responses quirk of quirk.All (bad_args as in chat
 // completions; the other broken streams, a cut or a failure before
 // response.completed, on the tool turn only, on every attempt), the
 // reasoning echo, then the faults.
 func ResponsesCases() []Case {
 	cases := []Case{{ID: "responses_clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
-	for _, q := range harness.Quirks() {
+	for _, q := range quirk.All() {
 		if q.API != responses.Format.Name {
 			continue
 		}
@@ -36,7 +37,7 @@ func ResponsesCases() []Case {
 // keep so that the stream breaks inside its second function_call item (its
 // only one when it has one), after that item's first non-empty arguments
 // delta.
-func responsesCutPoint(events []harness.SSEEvent) (int, error) {
+func responsesCutPoint(events []sse.Event) (int, error) {
 	type event struct {
 		Type   string `json:"type"`
 		ItemID string `json:"item_id"`
@@ -55,7 +56,7 @@ func responsesCutPoint(events []harness.SSEEvent) (int, error) {
 		}
 	}
 	if len(calls) == 0 {
-		return 0, fmt.Errorf("no function_call item to break the stream in: %w", harness.ErrQuirkNotApplicable)
+		return 0, fmt.Errorf("no function_call item to break the stream in: %w", quirk.ErrNotApplicable)
 	}
 	target := calls[min(1, len(calls)-1)]
 	for i, p := range parsed {
@@ -63,5 +64,5 @@ func responsesCutPoint(events []harness.SSEEvent) (int, error) {
 			return i + 1, nil
 		}
 	}
-	return 0, fmt.Errorf("no function_call_arguments.delta to break the stream in: %w", harness.ErrQuirkNotApplicable)
+	return 0, fmt.Errorf("no function_call_arguments.delta to break the stream in: %w", quirk.ErrNotApplicable)
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
@@ -113,7 +114,7 @@ func TestReadResponses(t *testing.T) {
 // function_call item, after its first non-empty arguments delta.
 func TestResponsesCutPoint(t *testing.T) {
 	conv := probeFor(t, responsesFormat, `{"model":"m","stream":true,"input":[],"tools":`+string(testResponsesTools)+`}`)
-	events := harness.ParseSSE(conv.turns[0])
+	events := sse.Parse(conv.turns[0])
 	n, err := responsesCutPoint(events)
 	if err != nil {
 		t.Fatal(err)
@@ -122,10 +123,10 @@ func TestResponsesCutPoint(t *testing.T) {
 	if !strings.Contains(last, `"type":"response.function_call_arguments.delta"`) || !strings.Contains(last, `"item_id":"fc_conform_1_1"`) || strings.Contains(last, `"delta":""`) {
 		t.Errorf("the cut keeps %d of %d events, the last %s; want the first non-empty delta of fc_conform_1_1 (the second call)", n, len(events), last)
 	}
-	if _, err := responses.Merge(strings.NewReader(string(harness.FormatSSE(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
+	if _, err := responses.Merge(strings.NewReader(string(sse.Format(events[:n], "\n")))); !errors.Is(err, agent.ErrTruncatedStream) {
 		t.Errorf("the cut stream merges with %v, want ErrTruncatedStream", err)
 	}
-	if _, err := responsesCutPoint(harness.ParseSSE(conv.turns[1])); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+	if _, err := responsesCutPoint(sse.Parse(conv.turns[1])); !errors.Is(err, quirk.ErrNotApplicable) {
 		t.Errorf("the conclusion has no call: got %v, want ErrQuirkNotApplicable", err)
 	}
 }
@@ -151,7 +152,7 @@ func TestAddReasoningItem(t *testing.T) {
 	if diff := cmp.Diff([]any{clean.Text, clean.ToolCalls, []string(nil)}, []any{got.Text, got.ToolCalls, got.Warnings}); diff != "" {
 		t.Errorf("text, calls, warnings (-clean +got):\n%s", diff)
 	}
-	events := harness.ParseSSE(body)
+	events := sse.Parse(body)
 	var seqs []int
 	for _, ev := range events {
 		var e struct {
@@ -177,7 +178,7 @@ func TestAddReasoningItem(t *testing.T) {
 	if reasoningItemID(probeResponseID) != "rs_conform_1" {
 		t.Errorf("the probe's reasoning item is %q, want the stream's rs_conform_1", reasoningItemID(probeResponseID))
 	}
-	if _, err := addReasoningItem([]byte("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"), 0); !errors.Is(err, harness.ErrQuirkNotApplicable) {
+	if _, err := addReasoningItem([]byte("data: {\"choices\":[]}\n\ndata: [DONE]\n\n"), 0); !errors.Is(err, quirk.ErrNotApplicable) {
 		t.Errorf("a chat stream: %v, want ErrQuirkNotApplicable", err)
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/serve"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire"
 )
 
@@ -77,12 +78,12 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	var reference *caseState // recorded mode: the replay, once it ran
 	log := &serverLog{}
-	srv := &harness.Server{Log: log, Route: func(name string) (*harness.Route, error) {
+	srv := &serve.Server{Log: log, Route: func(name string) (*serve.Route, error) {
 		st, ok := states[name]
 		if !ok {
-			return nil, fmt.Errorf("conform serves no case %q: %w", name, harness.ErrUnknownCase)
+			return nil, fmt.Errorf("conform serves no case %q: %w", name, serve.ErrUnknownCase)
 		}
-		return &harness.Route{Reply: st.reply, Models: []string{"conform"}}, nil
+		return &serve.Route{Answer: st.reply, Models: []string{"conform"}}, nil
 	}}
 	base, stop, err := srv.Start("127.0.0.1:0")
 	if err != nil {
@@ -93,7 +94,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	results := make([]Result, len(opt.Cases))
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
-		results[i] = st.run(ctx, opt, harness.ScenarioURL(base, st.c.ID), reference)
+		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference)
 		if len(results[i].Requests) == 0 && results[i].Status == Failure {
 			results[i].Details += log.about(st.c.ID)
 		}
@@ -164,7 +165,7 @@ func (st *caseState) probeError() error {
 }
 
 // reply answers one request of the case.
-func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) {
+func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if !st.format.Serves(sr.Path) {
@@ -202,7 +203,7 @@ func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) 
 }
 
 // serveAnswer turns a served answer into what the server sends.
-func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
+func (st *caseState) serveAnswer(ans served) (serve.Reply, error) {
 	switch ans.Fault {
 	case Fault429:
 		r := errorReply(http.StatusTooManyRequests, "conform fault: rate limited; retry after the Retry-After header's seconds")
@@ -215,16 +216,16 @@ func (st *caseState) serveAnswer(ans served) (harness.ServeReply, error) {
 		if cut == nil {
 			cut = cutPoint
 		}
-		n, err := cut(harness.ParseSSE(ans.Body))
+		n, err := cut(sse.Parse(ans.Body))
 		if err != nil {
-			n = harness.DefaultFaultAfter
+			n = serve.DefaultFaultAfter
 		}
-		return harness.ServeReply{Body: ans.Body, Header: sseHeader(), Fault: harness.Fault{Kind: ans.Fault, After: n}}, nil
+		return serve.Reply{Body: ans.Body, Header: sseHeader(), Fault: serve.Fault{Kind: ans.Fault, After: n}}, nil
 	}
 	if ans.Status != 0 {
 		return errorReply(ans.Status, ans.Error), nil
 	}
-	return harness.ServeReply{Body: ans.Body, Header: sseHeader()}, nil
+	return serve.Reply{Body: ans.Body, Header: sseHeader()}, nil
 }
 
 // sseHeader says the reply is a stream: conform's answers always are,
@@ -236,12 +237,12 @@ func sseHeader() http.Header {
 }
 
 // errorReply is an OpenAI-shaped error body with its status.
-func errorReply(status int, message string) harness.ServeReply {
+func errorReply(status int, message string) serve.Reply {
 	msg, _ := json.Marshal(message) // a string always marshals
 	body := fmt.Appendf(nil, `{"error":{"message":%s,"type":"invalid_request_error","code":"conform"}}`+"\n", msg)
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
-	return harness.ServeReply{Status: status, Header: h, Body: body}
+	return serve.Reply{Status: status, Header: h, Body: body}
 }
 
 // run runs the agent on the case's URL and judges it; reference is the

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
@@ -36,11 +36,11 @@ func liveSettings(env Env, f runFlags, api *agent.Format) (baseURL, model, key s
 }
 
 // openRecording opens a cassette to record a live run into, refusing in CI.
-func openRecording(env Env, path, key string, real http.RoundTripper) (*harness.Cassette, error) {
+func openRecording(env Env, path, key string, real http.RoundTripper) (*cassette.Cassette, error) {
 	if env.Getenv("CI") == "true" {
 		return nil, errors.New("recording is refused when CI=true: record on your machine and commit the cassette")
 	}
-	return harness.OpenCassette(path, harness.ModeRecord, real, harness.CassetteOptions{Secrets: []string{key}})
+	return cassette.Open(path, cassette.ModeRecord, real, cassette.Options{Secrets: []string{key}})
 }
 
 // explain turns a run's error into one line that says what to do. Replay
@@ -50,7 +50,7 @@ func explain(err error, c *agent.Client) string {
 		timeout   *agent.TimeoutError
 		notStream *agent.NotStreamError
 		httpErr   *agent.HTTPError
-		miss      *harness.MissError
+		miss      *cassette.MissError
 		streamErr *agent.StreamError
 		netErr    *net.OpError
 	)

@@ -12,7 +12,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/record"
 )
 
 // recordUsage is record's help; the formats come from package wire.
@@ -82,7 +83,7 @@ func Record(ctx context.Context, env Env, args []string) int {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
-	proxy, err := harness.NewRecordingProxy(upstream, env.path(out), transport, env.Stderr)
+	proxy, err := record.NewProxy(upstream, env.path(out), transport, env.Stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -105,7 +106,7 @@ func Record(ctx context.Context, env Env, args []string) int {
 	}
 	n := proxy.Recorded()
 	if err := proxy.Stop(); err != nil {
-		if errors.Is(err, harness.ErrEmptyRecording) {
+		if errors.Is(err, cassette.ErrEmptyRecording) {
 			return fail(1, "nothing was recorded (no request came through): %s was not written", out)
 		}
 		return fail(1, "%v", err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
@@ -34,7 +34,7 @@ func freePort(t *testing.T) string {
 // what went through it, or says nothing did.
 func TestRecordSavesOnSignal(t *testing.T) {
 	const key = "sk-test-record-signal-0123456789abcdef"
-	gw, stopGW := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+	gw, stopGW := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 	defer stopGW()
 	tests := []struct {
 		reason   string

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -47,7 +47,7 @@ func startRecord(t *testing.T, dir string, vars map[string]string, args ...strin
 // the same transcript and holds no key.
 func TestRecordProxyThenReplay(t *testing.T) {
 	const key = "sk-test-record-proxy-0123456789abcdef"
-	gw, stopGW := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+	gw, stopGW := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 	defer stopGW()
 	dir := t.TempDir()
 	if err := demo.WriteSandbox(dir); err != nil {

@@ -12,7 +12,8 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
@@ -28,7 +29,7 @@ var injections = map[string]string{
 // recorded. An embedded cassette is copied to a temporary file first (go-vcr
 // reads cassettes from disk); cleanup stops the cassette (reporting unused
 // interactions) and removes the copy.
-func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc harness.Rechunk) (*harness.Cassette, harness.Recording, func() error, error) {
+func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc rechunk.Cutter) (*cassette.Cassette, cassette.Recording, func() error, error) {
 	name := f.cassette
 	if f.inject != "" {
 		name = injections[f.inject] // checked by checkInject
@@ -41,17 +42,17 @@ func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc harn
 	}
 	path, remove, err := cassettePath(env, name, lang)
 	if err != nil {
-		return nil, harness.Recording{}, nil, err
+		return nil, cassette.Recording{}, nil, err
 	}
-	rec, err := harness.ReadRecording(path)
+	rec, err := cassette.ReadRecording(path)
 	if err != nil {
 		remove()
-		return nil, harness.Recording{}, nil, err
+		return nil, cassette.Recording{}, nil, err
 	}
-	c, err := harness.OpenCassette(path, harness.ModeReplay, nil, harness.CassetteOptions{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc})
+	c, err := cassette.Open(path, cassette.ModeReplay, nil, cassette.Options{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc})
 	if err != nil {
 		remove()
-		return nil, harness.Recording{}, nil, err
+		return nil, cassette.Recording{}, nil, err
 	}
 	return c, rec, func() error { return errors.Join(c.Stop(), remove()) }, nil
 }
@@ -63,14 +64,14 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	if strings.HasSuffix(name, ".yaml") {
 		return env.path(name), none, nil
 	}
-	file := harness.CassetteFile(name, lang)
+	file := cassette.File(name, lang)
 	data, err := fs.ReadFile(cassettes.FS, file)
 	if errors.Is(err, fs.ErrNotExist) {
 		for _, other := range []tools.Lang{tools.ZH, tools.EN} {
 			if other == lang {
 				continue
 			}
-			if _, oerr := fs.Stat(cassettes.FS, harness.CassetteFile(name, other)); oerr == nil {
+			if _, oerr := fs.Stat(cassettes.FS, cassette.File(name, other)); oerr == nil {
 				return "", nil, fmt.Errorf("the embedded cassette %q is recorded in %s only (no %s): run it with -lang %s", name, other, file, other)
 			}
 		}

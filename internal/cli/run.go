@@ -12,7 +12,8 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
@@ -247,17 +248,17 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		for i, p := range f.sse {
 			files[i] = env.path(p)
 		}
-		transport = harness.SSEFiles(files)
+		transport = gateway.SSEFiles(files)
 		baseURL, model = "http://sse.invalid/v1", "sse-files"
 		if api == nil {
 			api = detectFile(files[0])
 		}
 	default:
-		rc, err := harness.ParseRechunkMode(f.rechunk)
+		rc, err := rechunk.ParseMode(f.rechunk)
 		if err != nil {
 			return nil, usageError{err.Error()}
 		}
-		c, rec, cleanup, err := openReplay(env, f, api, lang, harness.Rechunk{Mode: rc, Seed: f.seed})
+		c, rec, cleanup, err := openReplay(env, f, api, lang, rechunk.Cutter{Mode: rc, Seed: f.seed})
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -47,7 +47,7 @@ func TestRunMessagesReplayMatchesChat(t *testing.T) {
 // replayed from the file with no -api: the cassette says its format.
 func TestRunMessagesLiveRecordThenReplay(t *testing.T) {
 	const key = "sk-ant-test-live-record-0123456789"
-	url, stop := harness.NewGateway(key, demo.Scripts(tools.EN)...).Start()
+	url, stop := gateway.New(key, demo.Scripts(tools.EN)...).Start()
 	defer stop()
 	dir := t.TempDir()
 	if err := demo.WriteSandbox(dir); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -24,7 +24,7 @@ func runIn(dir string, vars map[string]string, args ...string) (code int, stdout
 // transcripts are identical and the key is nowhere in the file.
 func TestLiveRecordThenReplay(t *testing.T) {
 	const key = "sk-test-live-record-0123456789abcdef"
-	url, stop := harness.NewGateway(key, demo.Scripts(tools.ZH)...).Start()
+	url, stop := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 	defer stop()
 	dir := t.TempDir()
 	if err := demo.WriteSandbox(dir); err != nil {

@@ -13,7 +13,8 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/gateway"
+	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
@@ -134,15 +135,15 @@ func checkDemo(ctx context.Context, env Env, lang tools.Lang) (string, error) {
 }
 
 func checkInterleaved(ctx context.Context, env Env, lang tools.Lang) (string, error) {
-	var parallel harness.Reply
+	var parallel gateway.ScriptTurn
 	for _, s := range demo.Scripts(lang) {
 		if s.Name == demo.ScriptParallel {
-			parallel = s.Replies[0]
+			parallel = s.Turns[0]
 		}
 	}
-	stream := []byte(strings.Join(harness.StreamReply("selftest", demo.ScriptParallel, 0, parallel), ""))
+	stream := []byte(strings.Join(gateway.Stream(chat.Format, "selftest", demo.ScriptParallel, 0, parallel), ""))
 	for _, name := range []string{"index_plus_1", "interleaved_calls"} {
-		q, _ := harness.QuirkByName(name)
+		q, _ := quirk.ByName(name)
 		var err error
 		if stream, err = q.Apply(stream, 1); err != nil {
 			return "", err

@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/cassettes"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -75,18 +78,18 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		fl.PrintDefaults()
 	}
 	var (
-		names                                      listFlag
-		listen, match, quirk, rechunk, fault, lang string
-		journal                                    string
-		seed                                       int64
-		coalesce                                   bool
-		pace                                       time.Duration
+		names                                         listFlag
+		listen, match, quirkName, chunks, fault, lang string
+		journal                                       string
+		seed                                          int64
+		coalesce                                      bool
+		pace                                          time.Duration
 	)
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
 	fl.StringVar(&match, "match", "body", "find replies by `MODE`: body (canonical JSON body) or turn")
-	fl.StringVar(&quirk, "quirk", "", "apply quirk `Q` to every case that names none")
-	fl.StringVar(&rechunk, "rechunk", "whole", "write streams in `MODE` pieces: whole (event by event), bytes, boundaries or random")
+	fl.StringVar(&quirkName, "quirk", "", "apply quirk `Q` to every case that names none")
+	fl.StringVar(&chunks, "rechunk", "whole", "write streams in `MODE` pieces: whole (event by event), bytes, boundaries or random")
 	fl.Int64Var(&seed, "seed", 1, "seed of -quirk and -rechunk random")
 	fl.DurationVar(&pace, "pace", 0, "pause `D` before each streamed event")
 	fl.BoolVar(&coalesce, "coalesce", false, "with no -pace or -rechunk, write each reply's events at once, without a flush between them (load tests)")
@@ -110,23 +113,23 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return usage("%v", err)
 	}
-	router := &harness.CassetteRouter{Seed: seed, Pace: pace, Coalesce: coalesce}
-	if router.Match, err = harness.ParseMatchMode(match); err != nil {
+	router := &serve.CassetteRouter{Seed: seed, Pace: pace, Coalesce: coalesce}
+	if router.Match, err = serve.ParseMatchMode(match); err != nil {
 		return usage("-match: %v", err)
 	}
-	mode, err := harness.ParseRechunkMode(rechunk)
+	mode, err := rechunk.ParseMode(chunks)
 	if err != nil {
 		return usage("-rechunk: %v", err)
 	}
-	router.Rechunk = harness.Rechunk{Mode: mode, Seed: seed}
-	if router.Fault, err = harness.ParseFault(fault); err != nil {
+	router.Rechunk = rechunk.Cutter{Mode: mode, Seed: seed}
+	if router.Fault, err = serve.ParseFault(fault); err != nil {
 		return usage("-fault: %v", err)
 	}
-	if quirk != "" {
-		if _, ok := harness.QuirkByName(quirk); !ok {
-			return usage("unknown -quirk %q: pick one of %s", quirk, quirkList())
+	if quirkName != "" {
+		if _, ok := quirk.ByName(quirkName); !ok {
+			return usage("unknown -quirk %q: pick one of %s", quirkName, strings.Join(quirk.Names(), ", "))
 		}
-		router.Quirk = quirk
+		router.Quirk = quirkName
 	}
 	if router.Cassettes, err = readServed(env, names, l); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
@@ -137,7 +140,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		return 1
 	}
 
-	s := &harness.Server{Route: router.Route, Log: env.Stderr}
+	s := &serve.Server{Route: router.Route, Log: env.Stderr}
 	if journal != "" {
 		f, err := os.Create(env.path(journal))
 		if err != nil {
@@ -158,7 +161,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		served = append(served, c.Name)
 	}
 	fmt.Fprintf(env.Stderr, "agentvcr serve: %s (match %s); case URLs %s, %s; Ctrl-C stops\n",
-		strings.Join(served, ", "), router.Match, harness.ScenarioURL(base, "NAME"), harness.ScenarioURL(base, "NAME~QUIRK"))
+		strings.Join(served, ", "), router.Match, serve.ScenarioURL(base, "NAME"), serve.ScenarioURL(base, "NAME~QUIRK"))
 	<-ctx.Done()
 	return exitOf(stopServer())
 }
@@ -173,11 +176,11 @@ func exitOf(err error) int {
 // readServed reads the cassettes -cassette names (embedded names in the
 // locale, or .yaml paths), or every embedded base cassette when none is
 // named. Each is served under its file name without .yaml.
-func readServed(env Env, names []string, lang tools.Lang) ([]harness.ServedCassette, error) {
+func readServed(env Env, names []string, lang tools.Lang) ([]serve.ServedCassette, error) {
 	if len(names) == 0 {
 		names = embeddedBaseNames()
 	}
-	var out []harness.ServedCassette
+	var out []serve.ServedCassette
 	for _, n := range names {
 		var (
 			data []byte
@@ -188,7 +191,7 @@ func readServed(env Env, names []string, lang tools.Lang) ([]harness.ServedCasse
 			if err != nil {
 				return nil, fmt.Errorf("cannot read cassette %s: %w; pass a readable .yaml path", n, err)
 			}
-		} else if data, err = fs.ReadFile(cassettes.FS, harness.CassetteFile(n, lang)); err != nil {
+		} else if data, err = fs.ReadFile(cassettes.FS, cassette.File(n, lang)); err != nil {
 			return nil, fmt.Errorf("no embedded cassette %q: pass a .yaml path or one of %s", n, strings.Join(embeddedBaseNames(), ", "))
 		}
 		name := strings.TrimSuffix(filepath.Base(n), ".yaml")
@@ -197,7 +200,7 @@ func readServed(env Env, names []string, lang tools.Lang) ([]harness.ServedCasse
 				return nil, fmt.Errorf("two cassettes are named %q: rename one file", name)
 			}
 		}
-		out = append(out, harness.ServedCassette{Name: name, Data: data})
+		out = append(out, serve.ServedCassette{Name: name, Data: data})
 	}
 	return out, nil
 }
@@ -214,12 +217,4 @@ func embeddedBaseNames() []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-func quirkList() string {
-	var names []string
-	for _, q := range harness.Quirks() {
-		names = append(names, q.Name)
-	}
-	return strings.Join(names, ", ")
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/serve"
 )
 
 // lineWriter hands the first line written to it over a channel.
@@ -87,7 +88,7 @@ func TestServeCommandAnswersOurAgent(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d: %s", code, stderr)
 	}
-	for _, url := range []string{base, harness.ScenarioURL(base, "parallel"), harness.ScenarioURL(base, "parallel~args_one_rune")} {
+	for _, url := range []string{base, serve.ScenarioURL(base, "parallel"), serve.ScenarioURL(base, "parallel~args_one_rune")} {
 		code, got, stderr := runIn(dir, map[string]string{"OPENAI_API_KEY": "dummy"}, "run", "-base-url", url, "-model", "parallel")
 		if code != 0 {
 			t.Fatalf("run against %s: exit %d: %s", url, code, stderr)
@@ -135,7 +136,7 @@ func TestServeCommandBadInput(t *testing.T) {
 		{"an unknown embedded name", []string{"-cassette", "nope"}, 1,
 			"agentvcr serve: no embedded cassette \"nope\": pass a .yaml path or one of demo, demo_bad_args, demo_unknown_tool, parallel, read_generated\n"},
 		{"an unknown quirk", []string{"-quirk", "nope"}, 2,
-			"agentvcr serve: unknown -quirk \"nope\": pick one of " + quirkList() + "\n"},
+			"agentvcr serve: unknown -quirk \"nope\": pick one of " + strings.Join(quirk.Names(), ", ") + "\n"},
 		{"a bad fault", []string{"-fault", "stall:x"}, 2,
 			"agentvcr serve: -fault: bad fault \"stall:x\": N must be a whole number (at least 1 for 429) (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)\n"},
 		{"a bad match mode", []string{"-match", "prompt"}, 2,

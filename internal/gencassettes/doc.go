@@ -1,5 +1,5 @@
 // Command gencassettes writes the project's cassettes: it records the base
-// cassettes from the scripted gateway (harness.Gateway) through the same
+// cassettes from the scripted gateway (gateway.Gateway) through the same
 // path a user records a live gateway with (`agentvcr run -base-url ...
 // -record PATH`), then derives the quirk cassettes from them with the
 // harness's transforms. It runs from `go generate ./cassettes`.

@@ -12,7 +12,9 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/gateway"
+	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/chat"
@@ -52,13 +54,13 @@ func generate(dir string) error {
 			return err
 		}
 	}
-	if err := deriveQuirks(filepath.Join(dir, responses.Format.Name), "quirks", derivedFrom, harness.Quirks()); err != nil {
+	if err := deriveQuirks(filepath.Join(dir, responses.Format.Name), "quirks", derivedFrom, quirk.All()); err != nil {
 		return err
 	}
-	if err := deriveQuirks(dir, "quirks", derivedFrom, harness.Quirks()); err != nil {
+	if err := deriveQuirks(dir, "quirks", derivedFrom, quirk.All()); err != nil {
 		return err
 	}
-	return deriveQuirks(filepath.Join(dir, messages.Format.Name), "quirks", []string{demo.ScriptDemo}, harness.MessagesQuirks())
+	return deriveQuirks(filepath.Join(dir, messages.Format.Name), "quirks", []string{demo.ScriptDemo}, quirk.OfAPI(messages.Format.Name))
 }
 
 // recordBase records each base script of a locale from the scripted gateway
@@ -75,7 +77,7 @@ func recordBase(dir string, lang tools.Lang, api *agent.Format) error {
 			return err
 		}
 	}
-	gw := harness.NewGateway(key, demo.Scripts(lang)...)
+	gw := gateway.New(key, demo.Scripts(lang)...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -100,7 +102,7 @@ func recordBase(dir string, lang tools.Lang, api *agent.Format) error {
 		}
 		env := cli.Env{Dir: dir, Getenv: cli.Vars(map[string]string{api.KeyEnv: key}), Transport: transport}
 		args := []string{"run", "-api", api.Name, "-C", sandbox, "-base-url", base, "-model", s.Name,
-			"-lang", string(lang), "-record", filepath.Join(out, harness.CassetteFile(s.Name, lang)), demo.Prompt(lang)}
+			"-lang", string(lang), "-record", filepath.Join(out, cassette.File(s.Name, lang)), demo.Prompt(lang)}
 		if code, _, stderr := cli.Capture(env, args...); code != 0 {
 			return fmt.Errorf("recording %s (%s, %s): exit %d: %s", s.Name, lang, api.Name, code, strings.TrimSpace(stderr))
 		}
@@ -115,14 +117,14 @@ func recordBase(dir string, lang tools.Lang, api *agent.Format) error {
 // of quirks that applies to a bases cassette in dir, and removes stale
 // files there. The chat cassettes derive from demo and parallel; the
 // Messages ones (messages/quirks/) from demo.
-func deriveQuirks(dir, sub string, bases []string, quirks []harness.Quirk) error {
+func deriveQuirks(dir, sub string, bases []string, quirks []quirk.Quirk) error {
 	qdir := filepath.Join(dir, sub)
 	if err := os.MkdirAll(qdir, 0o755); err != nil {
 		return err
 	}
 	want := map[string]bool{}
 	for _, base := range bases {
-		in, err := os.ReadFile(filepath.Join(dir, harness.CassetteFile(base, tools.ZH)))
+		in, err := os.ReadFile(filepath.Join(dir, cassette.File(base, tools.ZH)))
 		if err != nil {
 			return err
 		}
@@ -130,8 +132,8 @@ func deriveQuirks(dir, sub string, bases []string, quirks []harness.Quirk) error
 			if !q.Benign {
 				continue
 			}
-			out, err := harness.ApplyQuirkToCassette(in, q, 1)
-			if errors.Is(err, harness.ErrQuirkNotApplicable) {
+			out, err := quirk.ApplyToCassette(in, q, 1)
+			if errors.Is(err, quirk.ErrNotApplicable) {
 				continue
 			}
 			if err != nil {

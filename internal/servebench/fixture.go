@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dnaeon/go-vcr/v2/cassette"
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentvcr/agentvcr/agent"
@@ -21,7 +21,7 @@ func firstInteraction(path string) (request, reply []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := cassette.New("")
+	c := vcr.New("")
 	if err := yaml.Unmarshal(data, c); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/wire/internal/clean"
+	"github.com/agentvcr/agentvcr/internal/piece"
 	"github.com/agentvcr/agentvcr/wire/internal/openai"
 )
 
@@ -54,7 +54,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 	id := fmt.Sprintf("chatcmpl-%s-%d", conversation, index+1)
 	var events []string
 	emit := func(d wireDelta, finish *string) {
-		b, err := json.Marshal(wireChunk{ID: id, Object: "chat.completion.chunk", Created: clean.Created, Model: model,
+		b, err := json.Marshal(wireChunk{ID: id, Object: "chat.completion.chunk", Created: openai.Created, Model: model,
 			Choices: []wireChoice{{Delta: d, FinishReason: finish}}})
 		if err != nil {
 			panic(err) // plain structs of strings and valid raw JSON always marshal
@@ -63,10 +63,10 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 	}
 	empty := ""
 	emit(wireDelta{Role: agent.RoleAssistant, Content: &empty}, nil)
-	for _, piece := range clean.Split(echoedReasoning(t), clean.TextRunes) {
+	for _, piece := range piece.Split(echoedReasoning(t), piece.TextRunes) {
 		emit(wireDelta{ReasoningContent: &piece}, nil)
 	}
-	for _, piece := range clean.Split(t.Text, clean.TextRunes) {
+	for _, piece := range piece.Split(t.Text, piece.TextRunes) {
 		emit(wireDelta{Content: &piece}, nil)
 	}
 	for i, c := range t.ToolCalls {
@@ -76,7 +76,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 		}
 		emit(wireDelta{ToolCalls: []wireToolCall{{Index: i, ID: callID, Type: "function",
 			Function: wireFunction{Name: c.Function.Name}, ExtraContent: c.ExtraContent}}}, nil)
-		for _, piece := range clean.Split(c.Function.Arguments, clean.ArgsRunes) {
+		for _, piece := range piece.Split(c.Function.Arguments, piece.ArgsRunes) {
 			emit(wireDelta{ToolCalls: []wireToolCall{{Index: i, Function: wireFunction{Arguments: piece}}}}, nil)
 		}
 	}

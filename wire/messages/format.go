@@ -57,19 +57,30 @@ func isStreamEvent(typ string, _ []byte) bool {
 }
 
 // ErrorBody is Anthropic's error body,
-// {"type":"error","error":{"type":..,"message":..}}, its type chosen by the
-// status as the API does (429 rate_limit_error, 529 overloaded_error, ...).
+// {"type":"error","error":{"type":..,"message":..}}, its type following from
+// the status (ErrorType); code is not part of the shape.
 func ErrorBody(status int, code, message string) []byte {
-	typ := map[int]string{
-		http.StatusUnauthorized: "authentication_error", http.StatusNotFound: "not_found_error",
-		http.StatusTooManyRequests: "rate_limit_error", http.StatusInternalServerError: "api_error", 529: "overloaded_error",
-	}[status]
-	if typ == "" {
-		typ = "invalid_request_error"
-		if status >= 500 {
-			typ = "api_error"
-		}
-	}
-	body, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": message}})
+	body, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": ErrorType(status), "message": message}})
 	return body
+}
+
+// ErrorType is the Anthropic error type of an HTTP status, as the Messages
+// API names it: authentication_error (401), not_found_error (404),
+// rate_limit_error (429), overloaded_error (529), api_error (any other 5xx),
+// invalid_request_error otherwise.
+func ErrorType(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "authentication_error"
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case 529:
+		return "overloaded_error"
+	}
+	if status >= 500 {
+		return "api_error"
+	}
+	return "invalid_request_error"
 }

@@ -6,7 +6,7 @@ import (
 	"hash/fnv"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/wire/internal/clean"
+	"github.com/agentvcr/agentvcr/internal/piece"
 )
 
 // streamEvent is one Messages stream event in the member order Anthropic
@@ -68,7 +68,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 	if t.Text != "" {
 		i := block
 		emit(streamEvent{Type: "content_block_start", Index: &i, ContentBlock: raw(typedText{"text", ""})})
-		for _, piece := range clean.Split(t.Text, clean.TextRunes) {
+		for _, piece := range piece.Split(t.Text, piece.TextRunes) {
 			emit(streamEvent{Type: "content_block_delta", Index: &i, Delta: raw(typedText{"text_delta", piece})})
 		}
 		emit(streamEvent{Type: "content_block_stop", Index: &i})
@@ -86,7 +86,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 			Name  string   `json:"name"`
 			Input struct{} `json:"input"`
 		}{"tool_use", id, call.Function.Name, struct{}{}})})
-		for _, piece := range append([]string{""}, clean.Split(call.Function.Arguments, clean.ArgsRunes)...) {
+		for _, piece := range append([]string{""}, piece.Split(call.Function.Arguments, piece.ArgsRunes)...) {
 			emit(streamEvent{Type: "content_block_delta", Index: &i, Delta: raw(struct {
 				Type        string `json:"type"`
 				PartialJSON string `json:"partial_json"`

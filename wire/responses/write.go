@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentvcr/agentvcr/agent"
-	"github.com/agentvcr/agentvcr/wire/internal/clean"
+	"github.com/agentvcr/agentvcr/internal/piece"
 	"github.com/agentvcr/agentvcr/wire/internal/openai"
 )
 
@@ -76,7 +76,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 		if output == nil {
 			output = []streamItem{}
 		}
-		return &streamResponse{ID: "resp_" + id, Object: "response", CreatedAt: clean.Created, Status: status, Model: model, Output: output}
+		return &streamResponse{ID: "resp_" + id, Object: "response", CreatedAt: openai.Created, Status: status, Model: model, Output: output}
 	}
 	emit(streamEvent{Type: "response.created", Response: response("in_progress", nil)})
 	emit(streamEvent{Type: "response.in_progress", Response: response("in_progress", nil)})
@@ -89,7 +89,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 			Item: &streamItem{ID: msgID, Type: "message", Status: "in_progress", Role: agent.RoleAssistant, Content: &empty}})
 		part := streamPart{Type: "output_text", Annotations: []any{}}
 		emit(streamEvent{Type: "response.content_part.added", ItemID: msgID, OutputIndex: &at, ContentIndex: &zero, Part: &part})
-		for _, piece := range clean.Split(t.Text, clean.TextRunes) {
+		for _, piece := range piece.Split(t.Text, piece.TextRunes) {
 			emit(streamEvent{Type: "response.output_text.delta", ItemID: msgID, OutputIndex: &at, ContentIndex: &zero, Delta: &piece})
 		}
 		text := t.Text
@@ -110,7 +110,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 		none, args := "", c.Function.Arguments
 		emit(streamEvent{Type: "response.output_item.added", OutputIndex: &at,
 			Item: &streamItem{ID: itemID, Type: "function_call", Status: "in_progress", Arguments: &none, CallID: callID, Name: c.Function.Name}})
-		for _, piece := range clean.Split(args, clean.ArgsRunes) {
+		for _, piece := range piece.Split(args, piece.ArgsRunes) {
 			emit(streamEvent{Type: "response.function_call_arguments.delta", ItemID: itemID, OutputIndex: &at, Delta: &piece})
 		}
 		emit(streamEvent{Type: "response.function_call_arguments.done", ItemID: itemID, OutputIndex: &at, Arguments: &args})

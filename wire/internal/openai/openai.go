@@ -41,3 +41,7 @@ func CallID(conversation string, turn, i int) string {
 	fmt.Fprintf(h, "%s/%d/%d", conversation, turn, i)
 	return fmt.Sprintf("call_%016x%08d", h.Sum64(), turn*100+i)
 }
+
+// Created is the fixed "created" stamp of every written stream, so that
+// recordings are the same bytes on every run.
+const Created = 1767225600

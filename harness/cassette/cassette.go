@@ -1,0 +1,310 @@
+package cassette
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+	"github.com/dnaeon/go-vcr/v2/recorder"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+)
+
+// Mode is how a cassette is opened.
+type Mode int
+
+const (
+	// ModeReplay serves recorded interactions only; nothing reaches the
+	// network. It is the default.
+	ModeReplay Mode = iota
+	// ModeRecord sends every request to the real transport and records
+	// into a temporary file beside the cassette (<name>.recording.yaml);
+	// Stop renames it over the cassette once it is saved and scanned, so an
+	// existing cassette is replaced, never appended to, and kept as it was
+	// when the recording fails.
+	ModeRecord
+)
+
+// Errors a cassette's callers test for. ErrReplayMiss is in match.go.
+var (
+	// ErrUnusedInteractions: after a replay, some recorded interactions
+	// were never asked for; the conversation went differently.
+	ErrUnusedInteractions = errors.New("recorded interactions were never used")
+	// ErrSecretInCassette: a secret survived redaction into the saved
+	// file; the file has been removed.
+	ErrSecretInCassette = errors.New("secret found in the saved cassette")
+	// ErrEmptyRecording: a recording ended with no request, so no file
+	// was written (go-vcr v2.1.0 skips saving an empty cassette).
+	ErrEmptyRecording = errors.New("recording holds no interaction")
+)
+
+// Options tune a cassette. The zero value is usable.
+type Options struct {
+	// Name is the scenario name that miss and unused errors print;
+	// default: the file name without its directory and ".yaml".
+	Name string
+	// Secrets are strings (API keys, tokens) that must never reach the
+	// file: each is replaced by REDACTED in bodies and URLs, and the saved
+	// file is scanned for them. Empty strings are ignored.
+	Secrets []string
+	// Rechunk is how response bodies reach the caller; the zero value
+	// delivers each body whole, as go-vcr does.
+	Rechunk rechunk.Cutter
+}
+
+// A Cassette records or replays chat-completions traffic through go-vcr
+// v2.1.0. Use Transport or Client for requests, then Stop exactly once.
+type Cassette struct {
+	file string // the .yaml path
+	temp string // record mode: the file go-vcr writes, moved to file by Stop
+	name string
+	mode Mode
+	opts Options
+	rec  *recorder.Recorder
+
+	// redact is the save filter's work; tests replace it to prove that
+	// the secret scan catches what redaction misses.
+	redact func(*vcr.Interaction) error
+
+	mu      sync.Mutex
+	sent    int          // requests sent through the cassette
+	keys    []RequestKey // replay: the recorded requests, in file order
+	used    []bool       // replay: which recorded interactions were served
+	canon   map[string]RequestKey
+	stopped bool
+	missed  bool // replay: a request matched no interaction
+}
+
+// Open opens the cassette at path (".yaml" is added when missing).
+// In ModeReplay the file must exist and real is not used; in ModeRecord
+// requests go to real (http.DefaultTransport when nil) and are recorded
+// into <name>.recording.yaml, which Stop saves redacted, scans and renames
+// over the cassette (Discard removes it instead).
+func Open(path string, mode Mode, real http.RoundTripper, opts Options) (*Cassette, error) {
+	base := strings.TrimSuffix(path, ".yaml")
+	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts, canon: map[string]RequestKey{}}
+	if c.name == "" {
+		c.name = filepath.Base(base)
+	}
+	c.redact = c.redactInteraction
+	var err error
+	switch mode {
+	case ModeRecord:
+		// go-vcr v2.1.0 appends to an existing file, so it records into a
+		// fresh temporary file beside the cassette; Stop moves it into place
+		// once it is saved and scanned, so a failed recording never
+		// destroys the cassette it would have replaced.
+		c.temp = base + ".recording.yaml"
+		if err := os.Remove(c.temp); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("cassette %s: delete an old partial recording: %w", c.file, err)
+		}
+		c.rec, err = recorder.NewAsMode(strings.TrimSuffix(c.temp, ".yaml"), recorder.ModeRecording, real)
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		c.rec.AddSaveFilter(func(i *vcr.Interaction) error { return c.redact(i) })
+	case ModeReplay:
+		// Checked first (Load): go-vcr would take any file it can
+		// decode, whatever it expands to.
+		loaded, err := Load(base)
+		if err != nil {
+			return nil, err
+		}
+		c.rec, err = recorder.NewAsMode(base, recorder.ModeReplaying, nil)
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		c.rec.SkipRequestLatency = true
+		c.rec.SetMatcher(c.match)
+		for _, i := range loaded.Interactions {
+			c.keys = append(c.keys, KeyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
+		}
+		c.used = make([]bool, len(c.keys))
+	default:
+		return nil, fmt.Errorf("cassette %s: unknown mode %d", c.file, mode)
+	}
+	return c, nil
+}
+
+// Transport is the cassette as an http.RoundTripper, re-chunking response
+// bodies as Options.Rechunk says.
+func (c *Cassette) Transport() http.RoundTripper {
+	return c.opts.Rechunk.Transport(cassetteTransport{c})
+}
+
+// AddSecrets makes more strings secrets of a recording, from now on: a
+// recording proxy learns them from each request's auth headers.
+func (c *Cassette) AddSecrets(secrets ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range secrets {
+		if s != "" && !slices.Contains(c.opts.Secrets, s) {
+			c.opts.Secrets = append(c.opts.Secrets, s)
+		}
+	}
+}
+
+// Client is an http.Client using Transport.
+func (c *Cassette) Client() *http.Client {
+	return &http.Client{Transport: c.Transport()}
+}
+
+type keyCtx struct{}
+
+type cassetteTransport struct{ c *Cassette }
+
+// RoundTrip numbers the request, buffers its body so that the matcher can
+// compare it and go-vcr can record it, and turns go-vcr's bare "not found"
+// into a *MissError.
+func (t cassetteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := t.c
+	c.mu.Lock()
+	c.sent++
+	n := c.sent
+	c.mu.Unlock()
+
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: read request %d body: %w", c.file, n, err)
+		}
+		body = b
+	}
+	key := KeyOf(req.Method, req.URL.String(), body)
+	out := req.Clone(context.WithValue(req.Context(), keyCtx{}, key))
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	out.ContentLength = int64(len(body))
+
+	resp, err := c.rec.RoundTrip(out)
+	if errors.Is(err, vcr.ErrInteractionNotFound) {
+		c.mu.Lock()
+		c.missed = true
+		c.mu.Unlock()
+		return nil, c.miss(n, key)
+	}
+	return resp, err
+}
+
+// match is the go-vcr matcher. go-vcr v2.1.0 calls it, in file order, only
+// for interactions not yet replayed and serves the first that matches; the
+// first unused recorded request with the same key is marked used here, the
+// same one go-vcr serves (both skip exactly the interactions served before).
+func (c *Cassette) match(r *http.Request, rec vcr.Request) bool {
+	sent, ok := r.Context().Value(keyCtx{}).(RequestKey)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := rec.Method + " " + rec.URL + "\n" + rec.Body
+	k, ok := c.canon[id]
+	if !ok {
+		k = KeyOf(rec.Method, rec.URL, []byte(rec.Body))
+		c.canon[id] = k
+	}
+	if !k.Matches(sent) {
+		return false
+	}
+	for i, used := range c.used {
+		if !used && c.keys[i].Matches(sent) {
+			c.used[i] = true
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Cassette) miss(n int, sent RequestKey) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := &MissError{Scenario: c.name, Request: n, Method: sent.Method, Path: sent.Path, Recorded: len(c.keys)}
+	if i := Nearest(c.keys, c.used, sent); i >= 0 {
+		e.Nearest = i + 1
+		e.Diff = cmp.Diff(c.keys[i].Text(), sent.Text())
+	}
+	return e
+}
+
+// Stop ends the cassette. After a recording it saves the file through the
+// redaction filter, scans it for secrets (ErrSecretInCassette: nothing is
+// written) and fails on an empty recording (ErrEmptyRecording); only then
+// does the new file replace the cassette. After a replay it fails when an
+// interaction was never used (ErrUnusedInteractions), unless a request
+// already missed. A second Stop, or Stop after Discard, does nothing.
+func (c *Cassette) Stop() error {
+	if !c.markStopped() {
+		return nil
+	}
+	if err := c.rec.Stop(); err != nil {
+		return fmt.Errorf("cassette %s: save: %w", c.file, err)
+	}
+	if c.mode == ModeRecord {
+		if _, err := os.Stat(c.temp); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("cassette %s: %w", c.file, ErrEmptyRecording)
+		}
+		if err := c.scanSecrets(); err != nil {
+			return err
+		}
+		if err := os.Rename(c.temp, c.file); err != nil {
+			return fmt.Errorf("cassette %s: %w", c.file, err)
+		}
+		return nil
+	}
+	if c.missed {
+		return nil // the miss already said the conversation went differently
+	}
+	var unused []string
+	for i, used := range c.used {
+		if !used {
+			unused = append(unused, fmt.Sprint(i+1))
+		}
+	}
+	if len(unused) > 0 {
+		return fmt.Errorf("scenario %q: %d of %d recorded interactions never used (number %s): %w",
+			c.name, len(unused), len(c.keys), strings.Join(unused, ", "), ErrUnusedInteractions)
+	}
+	return nil
+}
+
+// Discard ends a recording without writing it: the run it recorded failed,
+// and the cassette on disk, if any, stays as it was. For a replay it is
+// Stop without the unused-interaction check.
+func (c *Cassette) Discard() error {
+	if !c.markStopped() {
+		return nil
+	}
+	err := c.rec.Stop()
+	if c.mode == ModeRecord {
+		if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cassette %s: discard: %w", c.file, err)
+	}
+	return nil
+}
+
+// markStopped reports whether this call is the one that stops the cassette.
+func (c *Cassette) markStopped() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return false
+	}
+	c.stopped = true
+	return true
+}

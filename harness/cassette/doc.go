@@ -1,0 +1,59 @@
+// Package cassette records and replays HTTP traffic with go-vcr v2.1.0
+// cassettes, so an agent runs offline on what a gateway once said, and
+// keeps every secret out of the files.
+//
+// # Replaying and recording
+//
+// Open(path, mode, real, opts) opens a cassette; give Cassette.Client (or
+// Transport) to the code under test, then call Stop exactly once.
+//
+//   - ModeReplay (the default) serves recorded interactions only, with no
+//     recorded latency; nothing reaches the network and a missing file is
+//     go-vcr's ErrCassetteNotFound. The file is checked first (Load): YAML
+//     that does not decode, a format version other than 1 (go-vcr v3 and
+//     later write 2), an interaction without a request or a response
+//     status, or an expanded size over DefaultMaxBytes (256 MiB of URLs and
+//     bodies, each YAML alias counted every time it is used; MaxBytesEnv,
+//     AGENTVCR_MAX_CASSETTE_MB, raises it) is ErrBadCassette, with a
+//     message that says what to do. Decode applies the same checks to bytes.
+//   - ModeRecord sends requests to real and has go-vcr write a temporary
+//     file beside the cassette (v2.1.0 appends to an existing one); Stop
+//     saves it, scans it and only then moves it over the cassette, so
+//     re-recording replaces and never appends, and a failed or leaking
+//     recording (Discard, ErrSecretInCassette) leaves the old cassette as it
+//     was. An empty recording writes no file and is ErrEmptyRecording.
+//
+// Options.Rechunk re-delivers the bodies in pieces (package rechunk).
+// ReadRecording reads what a cassette's first request says (wire format,
+// base URL, model, prompt), enough to replay it with the same request
+// bytes; File is the file name of a scenario's cassette in a language.
+//
+// # Matching
+//
+// A request matches a recorded one on method, URL path and the canonical
+// JSON of the body (keys sorted, whitespace dropped, numbers as written):
+// its RequestKey. Host, query and headers are not compared, so a replay may
+// use any base URL. Each recorded interaction serves at most one request,
+// in any order. A request that matches none fails its RoundTrip with a
+// *MissError (errors.Is ErrReplayMiss) naming the scenario, the request's
+// number in the conversation and a cmp.Diff (-recorded +sent) against the
+// nearest unused recorded request (Nearest). After a replay, Stop fails
+// with ErrUnusedInteractions when an interaction was never asked for.
+//
+// # Secrets
+//
+// Secrets (Options.Secrets, Cassette.AddSecrets, HeaderSecrets for the
+// credentials of auth headers) are redacted in a save filter only, so the
+// live response is untouched: request and response headers are cut to an
+// allowlist (Accept, Content-Type), userinfo and secret-named query values
+// leave the URL, every secret becomes REDACTED in bodies, forms and URLs,
+// as written, URL-escaped, inside escaped JSON strings (\u0073k-...) and
+// inside base64, and the recorded duration is zeroed. Stop then scans the
+// saved file, raw and decoded (the JSON text of each stream joined per
+// place, so a key split across two deltas is found; %XX decoded; base64),
+// for each secret and for sk- keys; a hit, or a file it cannot read,
+// writes nothing and returns ErrSecretInCassette (a *SecretError naming
+// places, never the secret). A secret inside a request body is redacted
+// too, so such a request will not match on replay: keep keys out of
+// prompts.
+package cassette

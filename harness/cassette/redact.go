@@ -1,0 +1,124 @@
+package cassette
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+)
+
+// redacted replaces every configured secret in a saved cassette.
+const redacted = "REDACTED"
+
+// keptHeaders is the header allowlist, for requests and responses alike:
+// every other header (Authorization, Cookie, Set-Cookie, X-Api-Key,
+// OpenAI-Organization, Date, request ids, rate limits) is dropped.
+var keptHeaders = []string{"Accept", "Content-Type"}
+
+// secretQueryParams are query parameters whose values are replaced.
+var secretQueryParams = map[string]bool{
+	"key": true, "api_key": true, "api-key": true, "apikey": true, "access_token": true, "token": true,
+	"auth": true, "authorization": true, "code": true, "password": true, "secret": true, "sig": true, "signature": true,
+}
+
+// keyPattern finds API-key-shaped strings (OpenAI "sk-", "sk-proj-"...)
+// that no configured secret named.
+var keyPattern = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)
+
+// redactInteraction is the cassette's save filter: RedactInteraction with
+// the configured secrets.
+func (c *Cassette) redactInteraction(i *vcr.Interaction) error {
+	return Secrets(c.opts.Secrets).RedactInteraction(i)
+}
+
+// RedactInteraction is the save filter of a recording: header allowlist
+// (Accept and Content-Type only), URL without userinfo and with the values
+// of secret-named query parameters replaced, every secret scrubbed (Scrub)
+// from bodies, form and kept header values, and no recorded latency (replay
+// skips it, and a changing duration is churn in review). It builds new
+// header maps: the recorded request's map is the caller's live one. It
+// never fails; the scan after saving is what fails closed.
+func (s Secrets) RedactInteraction(i *vcr.Interaction) error {
+	i.Request.Headers = s.keepHeaders(i.Request.Headers)
+	i.Response.Headers = s.keepHeaders(i.Response.Headers)
+	i.Request.URL = s.redactURL(i.Request.URL)
+	i.Request.Body = s.Scrub(i.Request.Body)
+	i.Response.Body = s.Scrub(i.Response.Body)
+	form := url.Values{}
+	for k, vs := range i.Request.Form {
+		for _, v := range vs {
+			form.Add(s.Scrub(k), s.Scrub(v))
+		}
+	}
+	i.Request.Form = form
+	i.Response.Duration = 0
+	return nil
+}
+
+func (s Secrets) keepHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for _, name := range keptHeaders {
+		for _, v := range h.Values(name) {
+			out.Add(name, s.Scrub(v))
+		}
+	}
+	return out
+}
+
+func (s Secrets) redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return s.Scrub(raw)
+	}
+	u.User = nil
+	q := u.Query()
+	for k := range q {
+		if secretQueryParams[strings.ToLower(k)] {
+			q[k] = []string{redacted}
+		}
+	}
+	u.RawQuery = q.Encode()
+	return s.Scrub(u.String())
+}
+
+// scanSecrets scans the saved file (Secrets.ScanFile) and, on any finding
+// or failure to scan, removes it: the scan fails closed.
+func (c *Cassette) scanSecrets() error {
+	err := Secrets(c.opts.Secrets).ScanFile(c.temp)
+	if err == nil {
+		return nil
+	}
+	what := err.Error()
+	var se *SecretError
+	if errors.As(err, &se) {
+		what = strings.Join(se.Found, "; ")
+	}
+	if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		return fmt.Errorf("cassette %s: %s; removing the recording failed: %v: %w", c.file, what, rerr, ErrSecretInCassette)
+	}
+	return fmt.Errorf("cassette %s: %s; nothing was written: %w", c.file, what, ErrSecretInCassette)
+}
+
+// linesContaining names the 1-based lines where hit is true ("line 5",
+// "lines 5, 43"); "" when there is none.
+func linesContaining(data []byte, hit func(string) bool) string {
+	var nums []string
+	for n, l := range strings.Split(string(data), "\n") {
+		if hit(l) {
+			nums = append(nums, strconv.Itoa(n+1))
+		}
+	}
+	switch len(nums) {
+	case 0:
+		return ""
+	case 1:
+		return "line " + nums[0]
+	}
+	return "lines " + strings.Join(nums, ", ")
+}

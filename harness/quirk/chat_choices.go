@@ -1,0 +1,87 @@
+package quirk
+
+import "github.com/agentvcr/agentvcr/harness/sse"
+
+// The quirks of content and choices: delta.content as an array of typed
+// parts, and a second answer interleaved with the first (n > 1). Unlike the
+// call transforms they also change streams without calls.
+
+// contentParts turns every non-empty content string into an array holding
+// one text part, the shape Mistral and Databricks send (litellm #16272,
+// databricks/appkit #559).
+func contentParts(body []byte, _ int64) ([]byte, error) {
+	s, err := parseQuirkStream(body)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range s.items {
+		d := firstDelta(it.chunk)
+		if d == nil {
+			continue
+		}
+		if text, ok := d.vals["content"].(string); ok && text != "" {
+			part := &jsonObject{keys: []string{"type", "text"}, vals: map[string]any{"type": "text", "text": text}}
+			d.set("content", []any{part})
+			it.dirty = true
+		}
+	}
+	return s.bytes("\n")
+}
+
+// decoyCall is the call the second answer of severalChoices makes; a
+// merger that mixed the answers would run it.
+const decoyCall = `{"pattern":"decoy/**"}`
+
+// severalChoices interleaves a second answer (choice 1) with the stream's
+// own (choice 0), as OpenAI streams n > 1 (litellm #35793): after every
+// chunk of choice 0 comes a chunk of choice 1, the first with a glob call of
+// its own, the others with text, the last with a finish. The choice index
+// goes back down at the second chunk of choice 0, so a correct merger keeps
+// choice 0 alone. A stream with fewer than two chunks of choice 0 cannot
+// show that and is left as it is.
+func severalChoices(body []byte, _ int64) ([]byte, error) {
+	s, err := parseQuirkStream(body)
+	if err != nil {
+		return nil, err
+	}
+	var own []int
+	for i, it := range s.items {
+		if firstDelta(it.chunk) != nil {
+			own = append(own, i)
+		}
+	}
+	if len(own) < 2 {
+		return body, nil
+	}
+	var out []*streamItem
+	n := 0
+	for i, it := range s.items {
+		out = append(out, it)
+		if n < len(own) && own[n] == i {
+			out = append(out, decoyItem(it, n, n == len(own)-1))
+			n++
+		}
+	}
+	s.items = out
+	return s.bytes("\n")
+}
+
+// decoyItem is the n-th chunk of the second answer, in tmpl's envelope.
+func decoyItem(tmpl *streamItem, n int, last bool) *streamItem {
+	chunk := tmpl.chunk.clone()
+	delta := &jsonObject{keys: []string{"content"}, vals: map[string]any{"content": " (another answer)"}}
+	if n == 0 {
+		fn := &jsonObject{keys: []string{"name", "arguments"}, vals: map[string]any{"name": "glob", "arguments": decoyCall}}
+		tc := &jsonObject{keys: []string{"index", "id", "type", "function"},
+			vals: map[string]any{"index": 0, "id": "call_decoy", "type": "function", "function": fn}}
+		delta = &jsonObject{keys: []string{"role", "content", "tool_calls"}, vals: map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{tc}}}
+	}
+	var finish any
+	if last {
+		finish = "tool_calls"
+	}
+	choice := &jsonObject{keys: []string{"index", "delta", "finish_reason"}, vals: map[string]any{"index": 1, "delta": delta, "finish_reason": finish}}
+	chunk.set("choices", []any{choice})
+	chunk.del("usage")
+	return &streamItem{ev: sse.Event{Name: tmpl.ev.Name, HasData: true}, chunk: chunk, dirty: true}
+}

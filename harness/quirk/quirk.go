@@ -1,0 +1,36 @@
+package quirk
+
+import "errors"
+
+// ErrNotApplicable is returned by a transform whose shape cannot be
+// produced from the stream it was given without changing what the stream
+// means (no_index on interleaved calls, for instance).
+var ErrNotApplicable = errors.New("quirk does not apply to this stream")
+
+// A Quirk turns a clean SSE stream of one wire format into one broken
+// shape that real gateways send (the README's quirk catalog lists them with
+// where they were seen).
+type Quirk struct {
+	// Name is the transform's stable name (file and scenario names use it).
+	Name string
+	// Doc says in one line what the transform does and where it was seen.
+	Doc string
+	// Benign means a correct accumulator merges the transformed stream into
+	// the same turn: same text, same calls (name and arguments) in the same
+	// order, same tool-turn verdict. Ids may differ when DropsIDs is set.
+	Benign bool
+	// DropsIDs means the calls lose their ids, so the accumulator
+	// synthesizes call_<index>_<position> ones (see ApplyToCassette).
+	DropsIDs bool
+	// Warns means a correct merger reports a warning for the shape (the
+	// turn is still the same): agentvcr run prints it on stderr.
+	Warns bool
+	// API is the wire format the transform edits (agent.Format.Name), "" when
+	// it edits any SSE stream (line ends, comments). Every quirk All returns
+	// refuses a stream or cassette in another format with ErrNotApplicable.
+	API string
+	// Apply transforms one SSE body. The seed picks the positions where a
+	// transform has a choice; the same body and seed give the same bytes.
+	// A body without tool calls passes through the call transforms as is.
+	Apply func(body []byte, seed int64) ([]byte, error)
+}

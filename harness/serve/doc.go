@@ -1,0 +1,37 @@
+// Package serve is the one model-API server of agentvcr: agentvcr serve,
+// agentvcr conform and the tests all answer agents through it.
+//
+// A Server answers POST /v1/chat/completions, POST /v1/responses, POST
+// /v1/messages (Anthropic Messages: the client's base URL is the server's
+// root, without /v1) and GET /v1/models, on the plain base URL and on
+// scenario-scoped ones, /s/<case>/v1, because an agent can always set a
+// base URL but often not a header. Start serves it and returns the base
+// URL; ScenarioURL gives a case's. Its seam is Route: a function from the
+// case name ("" for the plain URL) to a *Route, whose Answer func answers
+// one Request (case, path, body, model, turn) with a Reply (status,
+// headers, bytes). CassetteRouter routes to cassettes ("<name>",
+// "<name>~<quirk>" under a quirk transform) through a Replayer, which
+// matches by canonical body (MatchBody, the replay's matcher) or by turn
+// (MatchTurn: the reply recorded for the request carrying as many
+// assistant messages); a conformance runner plugs in its own Answer.
+//
+// Rules:
+//   - No conversation state: each request is answered on its own, an
+//     interaction as often as it is asked for, by any number of clients at
+//     once.
+//   - SSE replies are written event by event (sse.SplitEvents), each
+//     flushed, with Route.Pace before each; Route.Rechunk cuts them into
+//     its pieces instead; Route.Coalesce writes them at once (load tests).
+//   - An Answer error is a 404 carrying the error's message (a *MissError
+//     carries the replay's diff) and goes to Log. Every error the server
+//     answers has the shape of the request's format (package apierror):
+//     Anthropic's on /v1/messages, OpenAI's elsewhere.
+//   - Route.Fault breaks replies on the recorded bytes: 429 with
+//     Retry-After on a request's first attempt (the same body then gets the
+//     real reply), 500, a stall after N events until the client goes, a
+//     reset (connection closed after N events), or an error event in the
+//     format's shape after N events inside the 200 stream. ParseFault reads
+//     the -fault flag.
+//   - Journal receives one JSON line per request (JournalEntry). Request
+//     bodies over MaxRequestBody are refused.
+package serve

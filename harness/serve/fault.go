@@ -1,0 +1,127 @@
+package serve
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The kinds of Fault.
+const (
+	// Fault429 answers a request's first attempt with 429 and a
+	// Retry-After header, then the real reply to the same request.
+	Fault429 = "429"
+	// Fault500 answers every request with 500.
+	Fault500 = "500"
+	// FaultStall sends the headers and the first After events, then
+	// nothing until the client goes away.
+	FaultStall = "stall"
+	// FaultReset closes the connection after After events, mid-stream.
+	FaultReset = "reset"
+	// FaultErrorEvent sends After events, then an error event inside the
+	// HTTP 200 stream, and ends it.
+	FaultErrorEvent = "error-event"
+)
+
+// DefaultFaultAfter is how many events a stall, reset or error-event lets
+// through when Fault.After is 0.
+const DefaultFaultAfter = 3
+
+// A Fault breaks a server's replies on purpose, applied to the recorded
+// bytes: the events before it are served exactly as recorded.
+type Fault struct {
+	// Kind is one of Fault429, Fault500, FaultStall, FaultReset,
+	// FaultErrorEvent; "" is no fault.
+	Kind string
+	// After is how many events a stall, reset or error-event lets
+	// through (0 means DefaultFaultAfter); for 429, the Retry-After
+	// seconds (0 means 1).
+	After int
+	// Turn limits the fault to the request of that turn (1-based, as
+	// Request.Turn); 0 means every request.
+	Turn int
+}
+
+// ParseFault reads KIND[:N][@TURN]: "429", "429:2" (Retry-After: 2),
+// "500", "stall", "stall:5" (five events, then silence), "reset:4",
+// "error-event:2", each optionally limited to one turn ("reset:4@1").
+// "" is no fault.
+func ParseFault(s string) (Fault, error) {
+	if s == "" {
+		return Fault{}, nil
+	}
+	bad := func(why string) (Fault, error) {
+		return Fault{}, fmt.Errorf("bad fault %q: %s (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)", s, why)
+	}
+	spec, turn, hasTurn := strings.Cut(s, "@")
+	kind, n, hasN := strings.Cut(spec, ":")
+	f := Fault{Kind: kind}
+	switch kind {
+	case Fault429, Fault500, FaultStall, FaultReset, FaultErrorEvent:
+	default:
+		return bad("unknown kind " + strconv.Quote(kind))
+	}
+	if hasN {
+		if kind == Fault500 {
+			return bad("500 takes no number")
+		}
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 0 || (kind == Fault429 && v == 0) {
+			return bad("N must be a whole number (at least 1 for 429)")
+		}
+		f.After = v
+		if v == 0 && kind != Fault429 {
+			f.After = -1 // explicitly no event before the fault
+		}
+	}
+	if hasTurn {
+		v, err := strconv.Atoi(turn)
+		if err != nil || v < 1 {
+			return bad("TURN must be 1 or more")
+		}
+		f.Turn = v
+	}
+	return f, nil
+}
+
+// String writes f the way ParseFault reads it.
+func (f Fault) String() string {
+	if f.Kind == "" {
+		return ""
+	}
+	s := f.Kind
+	switch {
+	case f.After < 0:
+		s += ":0"
+	case f.After > 0:
+		s += ":" + strconv.Itoa(f.After)
+	}
+	if f.Turn > 0 {
+		s += "@" + strconv.Itoa(f.Turn)
+	}
+	return s
+}
+
+func (f Fault) appliesTo(turn int) bool {
+	return f.Kind != "" && (f.Turn == 0 || f.Turn == turn)
+}
+
+// breaksStream reports whether the fault acts inside a streamed reply.
+func (f Fault) breaksStream() bool {
+	return f.Kind == FaultStall || f.Kind == FaultReset || f.Kind == FaultErrorEvent
+}
+
+// events is how many events pass before a stream fault.
+func (f Fault) events() int {
+	switch {
+	case f.After < 0:
+		return 0
+	case f.After == 0:
+		return DefaultFaultAfter
+	}
+	return f.After
+}
+
+func (f Fault) retryAfter() int {
+	return max(f.After, 1)
+}

@@ -1,0 +1,172 @@
+package serve
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire"
+)
+
+// A ServedCassette is a go-vcr v2.1.0 cassette's bytes (the YAML as saved)
+// and the name it is served under.
+type ServedCassette struct {
+	Name string
+	Data []byte
+}
+
+// A Replayer answers requests of every format from recorded interactions,
+// any number of times each: the Answer of a Route. It is read-only once
+// made, so any number of requests may use it at once.
+type Replayer struct {
+	name   string
+	match  MatchMode
+	items  []servedItem
+	keys   []cassette.RequestKey
+	exact  map[string]int // raw recorded body -> first item with it
+	canon  map[string]int // canonical key -> first item with it
+	models []string
+	single bool // every item comes from one cassette
+}
+
+type servedItem struct {
+	model string
+	turn  int
+	reply Reply
+}
+
+// NewReplayer reads the cassettes' interactions; name is what a miss
+// error calls them.
+func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Replayer, error) {
+	r := &Replayer{name: name, match: match, exact: map[string]int{}, canon: map[string]int{}, single: len(cassettes) == 1}
+	for _, sc := range cassettes {
+		c, err := cassette.Decode(sc.Data) // bounded: aliases cannot make it expand
+		if err != nil {
+			return nil, fmt.Errorf("cassette %s: %w", sc.Name, err)
+		}
+		if len(c.Interactions) == 0 {
+			return nil, fmt.Errorf("cassette %s: %w", sc.Name, cassette.ErrEmptyRecording)
+		}
+		for n, i := range c.Interactions {
+			f := formatOf(i.Request.URL)
+			model, turn := f.Turn([]byte(i.Request.Body))
+			body := []byte(i.Response.Body)
+			reply := Reply{Status: i.Response.Code, Body: body, From: fmt.Sprintf("%s interaction %d", sc.Name, n+1)}
+			if ct := i.Response.Headers.Get("Content-Type"); ct != "" {
+				reply.Header = http.Header{"Content-Type": {ct}}
+			}
+			if isSSEReply(reply) {
+				reply.Events = sse.SplitEvents(body)
+			}
+			key := cassette.KeyOf(i.Request.Method, servedPath(i.Request.URL, model), []byte(i.Request.Body))
+			idx := len(r.items)
+			r.items = append(r.items, servedItem{model: model, turn: turn, reply: reply})
+			r.keys = append(r.keys, key)
+			if _, ok := r.exact[i.Request.Body]; !ok {
+				r.exact[i.Request.Body] = idx
+			}
+			if _, ok := r.canon[key.Canonical()]; !ok {
+				r.canon[key.Canonical()] = idx
+			}
+			if model != "" && !slices.Contains(r.models, model) {
+				r.models = append(r.models, model)
+			}
+		}
+	}
+	return r, nil
+}
+
+// Models lists the recorded models, in order of first appearance.
+func (r *Replayer) Models() []string { return slices.Clone(r.models) }
+
+// Answer answers req, or fails with a *MissError (errors.Is ErrReplayMiss)
+// whose Request is req.Turn and whose diff is against the nearest recorded
+// request.
+func (r *Replayer) Answer(req Request) (Reply, error) {
+	if r.match == MatchTurn {
+		return r.byTurn(req)
+	}
+	path := servedPath(req.Path, req.Model)
+	if i, ok := r.exact[string(req.Body)]; ok && r.keys[i].Method == req.Method && r.keys[i].Path == path {
+		return r.items[i].reply, nil
+	}
+	sent := cassette.KeyOf(req.Method, path, req.Body)
+	if i, ok := r.canon[sent.Canonical()]; ok {
+		return r.items[i].reply, nil
+	}
+	return Reply{}, r.miss(req, sent, cassette.Nearest(r.keys, make([]bool, len(r.keys)), sent))
+}
+
+// byTurn serves the reply recorded for the same turn of the request's
+// model (of the only cassette, when the model was not recorded).
+func (r *Replayer) byTurn(req Request) (Reply, error) {
+	sent := cassette.KeyOf(req.Method, servedPath(req.Path, req.Model), req.Body)
+	known := slices.Contains(r.models, req.Model)
+	if !known && !r.single {
+		return Reply{}, fmt.Errorf("%s: model %q is not recorded (recorded: %s); use a case URL /s/<cassette>/v1 or one of these models: %w",
+			r.name, req.Model, strings.Join(r.models, ", "), cassette.ErrReplayMiss)
+	}
+	last := -1
+	for i, it := range r.items {
+		if known && it.model != req.Model {
+			continue
+		}
+		if it.turn == req.Turn {
+			return it.reply, nil
+		}
+		if it.turn < req.Turn && (last < 0 || it.turn >= r.items[last].turn) {
+			last = i
+		}
+	}
+	return Reply{}, r.miss(req, sent, last)
+}
+
+func (r *Replayer) miss(req Request, sent cassette.RequestKey, near int) error {
+	e := &cassette.MissError{Scenario: r.name, Request: req.Turn, Method: sent.Method, Path: sent.Path, Recorded: len(r.items)}
+	if near >= 0 {
+		e.Nearest = near + 1
+		e.Diff = cmp.Diff(r.keys[near].Text(), sent.Text())
+	}
+	return e
+}
+
+// servedPath is the path a served request is matched on: a path a format
+// serves is that format's path under its base path
+// ("/v1/chat/completions"), whatever prefix it was recorded or requested
+// under, so that a cassette recorded behind any base URL serves on /v1 and on
+// every case URL. Any other path is matched as it is.
+func servedPath(rawURL, model string) string {
+	path := urlPath(rawURL)
+	if f := wire.ForPath(path); f != nil {
+		return f.BasePath + f.Path(model)
+	}
+	return path
+}
+
+// formatOf is the format a recorded request's URL was posted in, the
+// default when its path is none's.
+func formatOf(rawURL string) *agent.Format {
+	if f := wire.ForPath(urlPath(rawURL)); f != nil {
+		return f
+	}
+	return wire.Default()
+}
+
+// urlPath is the path of a recorded URL (or of a path with a query).
+func urlPath(rawURL string) string {
+	path := rawURL
+	if _, after, ok := strings.Cut(rawURL, "://"); ok {
+		path = "/"
+		if _, p, ok := strings.Cut(after, "/"); ok {
+			path += p
+		}
+	}
+	path, _, _ = strings.Cut(path, "?")
+	return path
+}

@@ -1,0 +1,319 @@
+package serve
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/apierror"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/wire"
+)
+
+// ErrUnknownCase is what a Server's Route returns (wrapped) for a case name
+// it does not serve; the client gets HTTP 404.
+var ErrUnknownCase = errors.New("no such case")
+
+// A Server is an OpenAI-compatible endpoint on loopback that answers
+// POST /v1/chat/completions, POST /v1/responses (the OpenAI Responses API:
+// cassettes recorded with run -api responses) and GET /v1/models from
+// whatever its Route
+// resolves, on the plain base URL (/v1/...) and on scenario-scoped ones
+// (/s/<case>/v1/...). It keeps no conversation state: every request is
+// answered on its own, so any number of clients may use it at once. It is
+// the one server behind agentvcr serve, agentvcr conform and the tests.
+type Server struct {
+	// Route resolves a case name (the <case> of /s/<case>/v1; "" for the
+	// plain /v1) to what serves it. An error answers HTTP 404 with its
+	// message; wrap ErrUnknownCase for a name that is not served.
+	Route func(name string) (*Route, error)
+	// Journal, when not nil, receives one JSON line per request: what was
+	// asked and what answered it (see JournalEntry).
+	Journal io.Writer
+	// Log, when not nil, receives one line per miss and per request that
+	// got an error status.
+	Log io.Writer
+
+	seq      atomic.Int64
+	infoMu   sync.RWMutex
+	info     map[string]chatInfo // request body -> what readChat found
+	out      sync.Mutex          // guards Journal and Log
+	refused  sync.Map            // 429 faults: requests already refused once
+	stopOnce sync.Once
+	done     chan struct{} // closed by stop: ends stalls and pacing
+	doneOnce sync.Once
+}
+
+// A Route is what serves one case.
+type Route struct {
+	// Answer answers one request of any format the server speaks. An
+	// error answers HTTP 404 with the error's message (a *MissError carries
+	// its diff).
+	Answer func(Request) (Reply, error)
+	// Models is what GET /v1/models lists.
+	Models []string
+	// Fault, when set, breaks the replies (see Fault).
+	Fault Fault
+	// Pace is the pause before each event of a streamed reply.
+	Pace time.Duration
+	// Rechunk, when its mode is not rechunk.Whole, cuts a streamed reply
+	// into its pieces instead of events, one flush each.
+	Rechunk rechunk.Cutter
+	// Coalesce writes a streamed reply's events without a flush between
+	// them: one write at the end, as a server that corks its socket (Node's
+	// http does within one tick) sends events written without a pause. For
+	// load tests; it applies only with no Pace and no Rechunk.
+	Coalesce bool
+}
+
+// A Request is one request as a Route's Answer sees it.
+type Request struct {
+	// Case is the case name from the URL ("" on the plain base URL).
+	Case string
+	// Method and Path are the request's; Path is what follows the case
+	// prefix ("/v1/chat/completions").
+	Method, Path string
+	Header       http.Header
+	Body         []byte
+	// Model is the body's "model".
+	Model string
+	// Turn is 1 + the number of assistant messages in the body: the
+	// request's place in its conversation.
+	Turn int
+	// Seq numbers the requests the server received, from 1.
+	Seq int64
+}
+
+// A Reply is what answers one request.
+type Reply struct {
+	// Status is the HTTP status; 0 means 200.
+	Status int
+	// Header is sent as it is; nil means Content-Type text/event-stream
+	// for a streamed reply and application/json otherwise.
+	Header http.Header
+	// Body is the reply's bytes. An SSE body (Header's Content-Type
+	// text/event-stream, or a body starting with "data:" or ":") is
+	// streamed event by event.
+	Body []byte
+	// Events is Body cut after each SSE event (SplitEvents); nil means it
+	// is cut when served. Callers that serve a body often set it once.
+	Events [][]byte
+	// From names what answered, for the journal ("parallel interaction 2").
+	From string
+	// Fault, when its Kind is a stream fault (stall, reset, error-event),
+	// breaks this reply alone, in place of the route's: an Answer that
+	// decides per request (conform's first attempt only) sets it.
+	Fault Fault
+}
+
+// Start serves s on addr ("127.0.0.1:0" when empty). It returns the base
+// URL to give a client (http://HOST:PORT/v1; a wildcard address is written
+// as 127.0.0.1) and stop, which closes the listener and every connection,
+// ending streams in progress.
+func (s *Server) Start(addr string) (baseURL string, stop func() error, err error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	s.doneOnce.Do(func() { s.done = make(chan struct{}) })
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	host := ln.Addr().(*net.TCPAddr)
+	ip := host.IP.String()
+	if host.IP.IsUnspecified() {
+		ip = "127.0.0.1"
+	}
+	base := "http://" + net.JoinHostPort(ip, fmt.Sprint(host.Port)) + "/v1"
+	stop = func() error {
+		var err error
+		s.stopOnce.Do(func() {
+			close(s.done)
+			err = srv.Close()
+		})
+		return err
+	}
+	return base, stop, nil
+}
+
+// ScenarioURL returns the scenario-scoped base URL of a case, given the
+// server's base URL (as Start returns it): http://HOST/s/<case>/v1.
+func ScenarioURL(baseURL, name string) string {
+	return strings.TrimSuffix(strings.TrimRight(baseURL, "/"), "/v1") + "/s/" + url.PathEscape(name) + "/v1"
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name, path := "", r.URL.Path
+	if rest, ok := strings.CutPrefix(path, "/s/"); ok {
+		name, path, _ = strings.Cut(rest, "/")
+		path = "/" + path
+	}
+	api := wire.ForPath(path)
+	if s.Route == nil {
+		s.fail(w, api, http.StatusNotFound, "not_found", "this server has no routes")
+		return
+	}
+	route, err := s.Route(name)
+	if err != nil {
+		s.fail(w, api, http.StatusNotFound, "not_found", err.Error())
+		return
+	}
+	switch {
+	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
+		writeModels(w, route.Models)
+	case api != nil && r.Method == http.MethodPost:
+		s.chat(w, r, name, path, api, route)
+	case api != nil, strings.HasSuffix(path, "/models"):
+		s.fail(w, api, http.StatusMethodNotAllowed, "invalid_request_error", fmt.Sprintf("%s is not allowed on %s", r.Method, path))
+	default:
+		s.fail(w, nil, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use %s, or GET .../v1/models", r.Method, r.URL.Path, endpoints()))
+	}
+}
+
+// chat answers one request on a format's endpoint.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string, api *agent.Format, route *Route) {
+	body, err := ReadBody(r)
+	if err != nil {
+		s.fail(w, api, http.StatusBadRequest, "invalid_request_error", "cannot read the request body: "+err.Error())
+		return
+	}
+	req := Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body, Seq: s.seq.Add(1)}
+	req.Model, req.Turn = s.chatInfo(api, body)
+	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
+
+	f := route.Fault
+	if f.appliesTo(req.Turn) {
+		switch f.Kind {
+		case Fault429:
+			if _, seen := s.refused.LoadOrStore(name+"\x00"+string(body), true); !seen {
+				entry.Status, entry.Fault = http.StatusTooManyRequests, f.String()
+				s.write(entry)
+				w.Header().Set("Retry-After", fmt.Sprint(f.retryAfter()))
+				apierror.Write(w, api, http.StatusTooManyRequests, "rate_limit_exceeded", "agentvcr fault: rate limited; retry after the Retry-After header's seconds")
+				return
+			}
+		case Fault500:
+			entry.Status, entry.Fault = http.StatusInternalServerError, f.String()
+			s.write(entry)
+			apierror.Write(w, api, http.StatusInternalServerError, "server_error", "agentvcr fault: the server failed")
+			return
+		}
+	}
+
+	reply, err := route.Answer(req)
+	if err != nil {
+		entry.Status, entry.Error = http.StatusNotFound, err.Error()
+		s.write(entry)
+		s.logf("agentvcr serve: %v", err)
+		apierror.Write(w, api, http.StatusNotFound, "agentvcr_no_match", err.Error())
+		return
+	}
+	status := reply.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	entry.Status, entry.From = status, reply.From
+	stream := status == http.StatusOK && isSSEReply(reply)
+	if reply.Fault.breaksStream() {
+		own := *route
+		own.Fault, own.Fault.Turn = reply.Fault, 0
+		route, f = &own, own.Fault
+	}
+	if stream && f.appliesTo(req.Turn) && f.breaksStream() {
+		entry.Fault = f.String()
+	}
+	s.write(entry)
+
+	for k, v := range reply.Header {
+		w.Header()[k] = v
+	}
+	if !stream {
+		if reply.Header == nil {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		w.Write(reply.Body)
+		return
+	}
+	if reply.Header == nil {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	s.stream(w, r, reply, route, f.appliesTo(req.Turn))
+}
+
+// isSSEReply reports a reply to stream: its Content-Type says so, or, with
+// no header, it has events or its body starts as an event stream does (a
+// comment, data:, or event: as Messages and Responses streams do).
+func isSSEReply(r Reply) bool {
+	if r.Header != nil {
+		return strings.HasPrefix(r.Header.Get("Content-Type"), "text/event-stream")
+	}
+	head := string(r.Body[:min(len(r.Body), 6)])
+	return len(r.Events) > 0 || strings.HasPrefix(head, ":") || strings.HasPrefix(head, "data:") || strings.HasPrefix(head, "event:")
+}
+
+// modelsCreated is the "created" stamp of every listed model: fixed (the
+// scripted gateway's stamp, 2026-01-01), so listings are the same bytes on
+// every run.
+const modelsCreated = 1767225600
+
+func writeModels(w http.ResponseWriter, models []string) {
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, m := range models {
+		list.Data = append(list.Data, model{ID: m, Object: "model", Created: modelsCreated, OwnedBy: "agentvcr"})
+	}
+	body, _ := json.Marshal(list)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(append(body, '\n'))
+}
+
+// fail answers an error in the shape of api's errors (OpenAI's when api is
+// nil) and logs it.
+func (s *Server) fail(w http.ResponseWriter, api *agent.Format, status int, code, message string) {
+	s.logf("agentvcr serve: %d: %s", status, message)
+	apierror.Write(w, api, status, code, message)
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.Log == nil {
+		return
+	}
+	s.out.Lock()
+	defer s.out.Unlock()
+	fmt.Fprintf(s.Log, format+"\n", args...)
+}
+
+// endpoints names every format's endpoint as a client posts to it, for the
+// no-route message: POST .../v1/chat/completions, .../v1/messages, ...
+func endpoints() string {
+	var paths []string
+	for _, f := range wire.All() {
+		if p := wire.BaseURL(f, "...") + f.Path("MODEL"); !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return "POST " + strings.Join(paths, ", ")
+}

@@ -1,0 +1,109 @@
+package serve
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire"
+)
+
+// stream writes an SSE reply event by event (or piece by piece under a
+// Rechunk), pausing Pace before each and flushing each (the headers with
+// the first event unless a pause comes first; the last with the body's
+// end), or at once under Coalesce, and applies a stream fault when faulty.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, route *Route, faulty bool) {
+	events := reply.Events
+	if events == nil {
+		events = sse.SplitEvents(reply.Body)
+	}
+	f := route.Fault
+	tail := ""
+	if faulty && f.breaksStream() {
+		events = events[:min(len(events), f.events())]
+		if f.Kind == FaultErrorEvent {
+			tail = errorEvent(r.URL.Path)
+		}
+	}
+	if route.Rechunk.Mode != rechunk.Whole {
+		events = route.Rechunk.Pieces(append(bytes.Join(events, nil), tail...))
+		tail = ""
+	}
+	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == rechunk.Whole
+	if coalesce {
+		// One write: the headers, every event and the end of the body
+		// leave in as few packets as the connection's buffer allows.
+		whole := reply.Body
+		if len(whole) == 0 || (faulty && f.breaksStream()) {
+			whole = append(bytes.Join(events, nil), tail...)
+		}
+		events, tail = [][]byte{whole}, ""
+	}
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	perEvent := flusher != nil && !coalesce
+	if perEvent && (route.Pace > 0 || len(events) == 0) {
+		flusher.Flush() // the headers go out before the first pause
+	}
+	var timer *time.Timer
+	for i, e := range events {
+		if route.Pace > 0 {
+			if timer == nil {
+				timer = time.NewTimer(route.Pace)
+				defer timer.Stop()
+			} else {
+				timer.Reset(route.Pace)
+			}
+			select {
+			case <-timer.C:
+			case <-r.Context().Done():
+				return
+			case <-s.done:
+				return
+			}
+		}
+		if _, err := w.Write(e); err != nil {
+			return // the client went away
+		}
+		// The last event of a clean reply leaves with the end of the body
+		// when the handler returns: one write less.
+		if perEvent && (i < len(events)-1 || tail != "" || faulty) {
+			flusher.Flush()
+		}
+	}
+	if tail != "" {
+		io.WriteString(w, tail)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	if flusher != nil && coalesce && faulty {
+		flusher.Flush()
+	}
+	if !faulty {
+		return
+	}
+	switch f.Kind {
+	case FaultStall:
+		select {
+		case <-r.Context().Done():
+		case <-s.done:
+		}
+	case FaultReset:
+		// Aborting the handler makes net/http close the connection without
+		// ending the chunked body: the client reads an unexpected EOF.
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// errorEvent is the error event of the format a request path is in (the
+// default's when none serves it).
+func errorEvent(path string) string {
+	if f := wire.ForPath(path); f != nil {
+		return f.ErrorEvent
+	}
+	return wire.Default().ErrorEvent
+}
