@@ -122,3 +122,16 @@ func TestClientUsesInjectedTransport(t *testing.T) {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 }
+
+// A client without a format refuses to send, saying where formats come
+// from, and its Endpoint is the base URL alone.
+func TestClientWithoutFormat(t *testing.T) {
+	c := &agent.Client{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}
+	_, err := c.Complete(context.Background(), nil, nil)
+	if !errors.Is(err, agent.ErrNoFormat) || err.Error() != "agent: Client.Format is nil (pick one from package wire)" {
+		t.Errorf("Complete: %v, want ErrNoFormat", err)
+	}
+	if got := c.Endpoint(); got != "http://127.0.0.1:1/v1" {
+		t.Errorf("Endpoint() = %q", got)
+	}
+}

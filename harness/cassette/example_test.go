@@ -44,7 +44,7 @@ func ExampleOpen() {
 		return
 	}
 	loop := agent.Loop{
-		Client: &agent.Client{BaseURL: rec.BaseURL, Model: rec.Model, HTTPClient: &http.Client{Transport: c.Transport()}},
+		Client: &agent.Client{BaseURL: rec.BaseURL, Model: rec.Model, HTTPClient: &http.Client{Transport: c.Transport()}, Format: rec.API},
 		Tools:  tools.Default(ws, tools.EN),
 		OnEvent: func(e agent.Event) {
 			if e.Kind == agent.KindResult {

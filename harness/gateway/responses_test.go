@@ -76,7 +76,7 @@ func TestGatewayResponsesRefusals(t *testing.T) {
 			http.StatusBadRequest, `"message":"messages: invalid messages: message 1: tool result \"c9\" does not answer a call of the assistant message before it"`},
 		{"an item type the gateway does not read",
 			`{"model":"demo","input":[{"type":"reasoning","id":"rs_1"}],"stream":true}`,
-			http.StatusBadRequest, `"message":"body is not a valid request: input 0: item type \"reasoning\" is not one the scripted gateway reads"`},
+			http.StatusBadRequest, `"message":"body is not a valid request: input 0: item type \"reasoning\" is not one agentvcr reads"`},
 		{"content parts are read as text",
 			`{"model":"demo","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"why "},{"type":"input_text","text":"red?"}]}],"stream":true}`,
 			http.StatusOK, `event: response.created`},

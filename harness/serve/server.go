@@ -307,7 +307,7 @@ func (s *Server) logf(format string, args ...any) {
 }
 
 // endpoints names every format's endpoint as a client posts to it, for the
-// no-route message: POST .../v1/chat/completions, .../v1/messages, ...
+// no-route message: "POST .../v1/chat/completions, .../v1/messages or ...".
 func endpoints() string {
 	var paths []string
 	for _, f := range wire.All() {
@@ -315,5 +315,8 @@ func endpoints() string {
 			paths = append(paths, p)
 		}
 	}
-	return "POST " + strings.Join(paths, ", ")
+	if len(paths) == 1 {
+		return "POST " + paths[0]
+	}
+	return "POST " + strings.Join(paths[:len(paths)-1], ", ") + " or " + paths[len(paths)-1]
 }

@@ -79,7 +79,7 @@ func decodeInput(body []byte) (agent.DecodedRequest, error) {
 			}
 			out.Messages = append(out.Messages, agent.Message{Role: agent.RoleTool, ToolCallID: it.CallID, Content: text})
 		default:
-			return agent.DecodedRequest{}, fmt.Errorf("input %d: item type %q is not one a server reads here", i, it.Type)
+			return agent.DecodedRequest{}, fmt.Errorf("input %d: item type %q is not one agentvcr reads", i, it.Type)
 		}
 	}
 	return out, nil
