@@ -30,7 +30,7 @@ type procResult struct {
 }
 
 // runAgent runs cmd with extra environment variables until it exits or
-// timeout passes; then it and every process it started are killed.
+// timeout passes; then it and every process it started are killed (sweep).
 func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Duration) procResult {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -40,20 +40,26 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 	if env == nil {
 		env = os.Environ()
 	}
-	c.Env = append(append([]string(nil), env...), extra...)
+	mark := newMark()
+	c.Env = append(append([]string(nil), env...), append(extra, markVariable+"="+mark)...)
 	stdout, stderr := &cappedBuffer{max: maxOutput}, &cappedBuffer{max: maxOutput}
 	c.Stdout, c.Stderr = stdout, stderr
 	c.Stdin = nil
 	setProcessGroup(c)
+	tieToConform(c)
+	becomeSubreaper()
 	// A grandchild that keeps the output pipes open must not hold conform:
 	// after the kill, Wait gives up on the pipes.
 	c.WaitDelay = time.Second
 	var res procResult
+	unlock := lockThread()
+	defer unlock()
 	if err := c.Start(); err != nil {
 		res.startErr = err
 		return res
 	}
 	err := c.Wait()
+	sweep(mark, c.Process.Pid)
 	res.stdout, res.stderr = stdout.bytes(), stderr.bytes()
 	var exit *exec.ExitError
 	switch {
