@@ -16,9 +16,11 @@ type Command struct {
 	Args []string
 	// Dir is the folder it runs in ("" for conform's own).
 	Dir string
-	// Env is the environment it starts from (nil: conform's own); the case's
-	// variables are added to it.
+	// Env is the environment it starts from (nil: conform's own), less
+	// every credential (ScrubEnv); the case's variables are added to it.
 	Env []string
+	// PassEnv names credential variables the agent keeps (-pass-env).
+	PassEnv []string
 }
 
 // procResult is how one run of the agent ended.
@@ -40,6 +42,7 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 	if env == nil {
 		env = os.Environ()
 	}
+	env, _ = ScrubEnv(env, cmd.PassEnv)
 	mark := newMark()
 	c.Env = append(append([]string(nil), env...), append(extra, markVariable+"="+mark)...)
 	stdout, stderr := &cappedBuffer{max: maxOutput}, &cappedBuffer{max: maxOutput}
