@@ -40,6 +40,9 @@ type Options struct {
 	// Recording, when set, is recorded mode: the cases (RecordedCases)
 	// replay it instead of the probe's turn.
 	Recording *Recording
+	// limits bound what a case keeps (zero: defaultLimits); tests set
+	// small ones.
+	limits caseLimits
 }
 
 // Run runs the agent once per case against one loopback server, each case
@@ -66,9 +69,12 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
+	if opt.limits == (caseLimits{}) {
+		opt.limits = defaultLimits
+	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
-		st := &caseState{c: c, format: opt.Format, calls: opt.Calls}
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, limits: opt.limits}
 		if opt.Recording != nil {
 			st.conv = recordedConversation(opt.Recording)
 		}
@@ -154,6 +160,11 @@ type caseState struct {
 	reqs     []received
 	bodies   [][]byte
 	changed  bool // the transform changed a reply (else SKIPPED)
+
+	limits    caseLimits
+	keptBytes int    // of bodies
+	over      error  // the agent sent more than limits: ErrCaseCap
+	stop      func() // kills the agent (set while it runs)
 }
 
 func (st *caseState) probeError() error {
@@ -166,6 +177,9 @@ func (st *caseState) probeError() error {
 func (st *caseState) reply(sr harness.ServeRequest) (harness.ServeReply, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if !st.admit(st.limits, len(sr.Body)) {
+		return errorReply(http.StatusRequestEntityTooLarge, "conform: "+st.over.Error()), nil
+	}
 	if !strings.HasSuffix(sr.Path, st.format.Path) {
 		hint := ""
 		for _, f := range Formats() {
@@ -248,8 +262,10 @@ func errorReply(status int, message string) harness.ServeReply {
 // run runs the agent on the case's URL and judges it; reference is the
 // replay case in recorded mode (nil for the replay itself).
 func (st *caseState) run(ctx context.Context, opt Options, url string, reference *caseState) Result {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	st.mu.Lock()
-	st.start = time.Now()
+	st.start, st.stop = time.Now(), stop
 	st.mu.Unlock()
 	extra := []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + DummyKey,
 		"ANTHROPIC_BASE_URL=" + strings.TrimSuffix(url, "/v1"), "ANTHROPIC_API_KEY=" + DummyKey, CaseVariable + "=" + st.c.ID}
@@ -259,6 +275,8 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stderr: p.stderr, timeout: opt.Timeout}
 	var v verdict
 	switch {
+	case st.over != nil:
+		v = fail("%v: killed", st.over)
 	case st.probeErr != nil:
 		v = fail("%v", st.probeErr)
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
