@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -89,7 +88,7 @@ func hostileAgent(mode string) int {
 		time.Sleep(time.Hour)
 	case hostileSessionKid:
 		c := exec.Command("sleep", "300")
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		newSession(c)
 		writePid("setsid.pid", start(c).Process.Pid)
 		time.Sleep(time.Hour)
 	case hostileHang:
@@ -142,30 +141,5 @@ func readPid(t *testing.T, dir, name string) int {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %s after a minute: %v", name, err)
 		}
-	}
-}
-
-// running reports whether pid is a process that has not exited (a zombie
-// has), with its command line, reaping it when it is a zombie child of the
-// test.
-func running(pid int) (bool, string) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false, ""
-	}
-	_, rest, _ := bytes.Cut(stat, []byte(") "))
-	if len(rest) > 0 && rest[0] == 'Z' {
-		var ws syscall.WaitStatus
-		syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-		return false, ""
-	}
-	cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	return true, string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
-}
-
-// killLeft kills pid if it runs, so that a failing test leaves nothing.
-func killLeft(pid int) {
-	if ok, _ := running(pid); ok {
-		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }

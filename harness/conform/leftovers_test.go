@@ -3,9 +3,12 @@
 package conform
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -74,4 +77,29 @@ func TestAgentDiesWithConform(t *testing.T) {
 	}
 	_, cmdline := running(pid)
 	t.Errorf("the agent %d (%s) still runs after its conform was killed", pid, cmdline)
+}
+
+// running reports whether pid is a process that has not exited (a zombie
+// has), with its command line, reaping it when it is a zombie child of the
+// test.
+func running(pid int) (bool, string) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false, ""
+	}
+	_, rest, _ := bytes.Cut(stat, []byte(") "))
+	if len(rest) > 0 && rest[0] == 'Z' {
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		return false, ""
+	}
+	cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return true, string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+}
+
+// killLeft kills pid if it runs, so that a failing test leaves nothing.
+func killLeft(pid int) {
+	if ok, _ := running(pid); ok {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
 }
