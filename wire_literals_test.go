@@ -12,7 +12,7 @@ import (
 
 // formatLiteral matches what only a wire format's package may say in code:
 // an endpoint path or a provider's environment variable.
-var formatLiteral = regexp.MustCompile(`/chat/completions|/v1/messages|/responses\b|OPENAI_|ANTHROPIC_`)
+var formatLiteral = regexp.MustCompile(`/chat/completions|/v1/messages|/responses\b|\bOPENAI_|\bANTHROPIC_`)
 
 // TestFormatLiteralsStayInTheirPackage: no string literal outside wire/<format>
 // names a format's path or environment variable, so every layer dispatches

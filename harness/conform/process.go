@@ -16,9 +16,11 @@ type Command struct {
 	Args []string
 	// Dir is the folder it runs in ("" for conform's own).
 	Dir string
-	// Env is the environment it starts from (nil: conform's own); the case's
-	// variables are added to it.
+	// Env is the environment it starts from (nil: conform's own), less
+	// every credential (ScrubEnv); the case's variables are added to it.
 	Env []string
+	// PassEnv names credential variables the agent keeps (-pass-env).
+	PassEnv []string
 }
 
 // procResult is how one run of the agent ended.
@@ -30,7 +32,7 @@ type procResult struct {
 }
 
 // runAgent runs cmd with extra environment variables until it exits or
-// timeout passes; then it and every process it started are killed.
+// timeout passes; then it and every process it started are killed (sweep).
 func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Duration) procResult {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -40,20 +42,27 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 	if env == nil {
 		env = os.Environ()
 	}
-	c.Env = append(append([]string(nil), env...), extra...)
+	env, _ = ScrubEnv(env, cmd.PassEnv)
+	mark := newMark()
+	c.Env = append(append([]string(nil), env...), append(extra, markVariable+"="+mark)...)
 	stdout, stderr := &cappedBuffer{max: maxOutput}, &cappedBuffer{max: maxOutput}
 	c.Stdout, c.Stderr = stdout, stderr
 	c.Stdin = nil
 	setProcessGroup(c)
+	tieToConform(c)
+	becomeSubreaper()
 	// A grandchild that keeps the output pipes open must not hold conform:
 	// after the kill, Wait gives up on the pipes.
 	c.WaitDelay = time.Second
 	var res procResult
+	unlock := lockThread()
+	defer unlock()
 	if err := c.Start(); err != nil {
 		res.startErr = err
 		return res
 	}
 	err := c.Wait()
+	sweep(mark, c.Process.Pid)
 	res.stdout, res.stderr = stdout.bytes(), stderr.bytes()
 	var exit *exec.ExitError
 	switch {

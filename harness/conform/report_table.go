@@ -15,7 +15,8 @@ const (
 
 // WriteTable writes the terminal report: for each tier, one row per case
 // (case | where the shape was seen | verdict | details), the first
-// difference as a diff under a failing row, then one line of totals.
+// difference as a diff under a failing row, then one line of totals. What
+// came from the agent is escaped (visible).
 func WriteTable(w io.Writer, results []Result) error {
 	caseWidth := len("case")
 	for _, r := range results {
@@ -23,7 +24,7 @@ func WriteTable(w io.Writer, results []Result) error {
 	}
 	var b strings.Builder
 	row := func(id, source, verdict, details string) {
-		line := fmt.Sprintf("%s  %s  %-18s  %s", pad(id, caseWidth), pad(cut(source, sourceWidth), sourceWidth), verdict, details)
+		line := fmt.Sprintf("%s  %s  %-18s  %s", pad(id, caseWidth), pad(cut(source, sourceWidth), sourceWidth), verdict, visible(details))
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	tier := Tier("")
@@ -47,7 +48,7 @@ func WriteTable(w io.Writer, results []Result) error {
 				lines = append(lines[:diffMaxLines], fmt.Sprintf("… %d more lines", len(lines)-diffMaxLines))
 			}
 			for _, l := range lines {
-				b.WriteString("      " + strings.TrimRight(l, " ") + "\n")
+				b.WriteString("      " + strings.TrimRight(visible(l), " ") + "\n")
 			}
 		}
 	}

@@ -42,6 +42,9 @@ type Options struct {
 	// Recording, when set, is recorded mode: the cases (RecordedCases)
 	// replay it instead of the probe's turn.
 	Recording *Recording
+	// limits bound what a case keeps (zero: defaultLimits); tests set
+	// small ones.
+	limits caseLimits
 }
 
 // Run runs the agent once per case against one loopback server, each case
@@ -68,9 +71,12 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
+	if opt.limits == (caseLimits{}) {
+		opt.limits = defaultLimits
+	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
-		st := &caseState{c: c, format: opt.Format, calls: opt.Calls}
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, limits: opt.limits}
 		if opt.Recording != nil {
 			st.conv = recordedConversation(opt.Recording)
 		}
@@ -156,6 +162,11 @@ type caseState struct {
 	reqs     []received
 	bodies   [][]byte
 	changed  bool // the transform changed a reply (else SKIPPED)
+
+	limits    caseLimits
+	keptBytes int    // of bodies
+	over      error  // the agent sent more than limits: ErrCaseCap
+	stop      func() // kills the agent (set while it runs)
 }
 
 func (st *caseState) probeError() error {
@@ -168,6 +179,9 @@ func (st *caseState) probeError() error {
 func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if !st.admit(st.limits, len(sr.Body)) {
+		return errorReply(http.StatusRequestEntityTooLarge, "conform: "+st.over.Error()), nil
+	}
 	if !st.format.Serves(sr.Path) {
 		hint := ""
 		if f := wire.ForPath(sr.Path); f != nil {
@@ -248,8 +262,10 @@ func errorReply(status int, message string) serve.Reply {
 // run runs the agent on the case's URL and judges it; reference is the
 // replay case in recorded mode (nil for the replay itself).
 func (st *caseState) run(ctx context.Context, opt Options, url string, reference *caseState) Result {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	st.mu.Lock()
-	st.start = time.Now()
+	st.start, st.stop = time.Now(), stop
 	st.mu.Unlock()
 	extra := append(wire.Env(strings.TrimSuffix(url, "/v1"), DummyKey), CaseVariable+"="+st.c.ID)
 	p := runAgent(ctx, opt.Command, extra, opt.Timeout)
@@ -258,6 +274,8 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stderr: p.stderr, timeout: opt.Timeout}
 	var v verdict
 	switch {
+	case st.over != nil:
+		v = fail("%v: killed", st.over)
 	case st.probeErr != nil:
 		v = fail("%v", st.probeErr)
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,7 +45,7 @@ flags:
 
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
-	calls, cases, ignore          listFlag
+	calls, cases, ignore, passEnv listFlag
 	cassette, api                 string
 	parallel                      int
 	timeout                       time.Duration
@@ -70,11 +69,12 @@ func cmdConform(env Env, args []string) int {
 	fs.StringVar(&f.jsonOut, "json", "", "write the checks as JSON to `FILE`")
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
-	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/")
+	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
+	fs.Var(&f.passEnv, "pass-env", "keep the credential variable `NAME` of conform's environment for the agent (repeatable; every other *_API_KEY, *_TOKEN, *_SECRET* and every variable of a model provider is dropped, and -out lists the names dropped in "+conform.DroppedFile+")")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -147,7 +147,7 @@ func cmdConform(env Env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir}
+	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir, PassEnv: f.passEnv}
 	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec, Format: format})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
@@ -200,20 +200,6 @@ func writeConformReports(env Env, f conformFlags, results []conform.Result) erro
 	if f.out == "" {
 		return nil
 	}
-	for _, r := range results {
-		dir := filepath.Join(env.path(f.out), r.Case.ID)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		files := map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr}
-		for i, body := range r.Requests {
-			files[fmt.Sprintf("request-%d.json", i+1)] = body
-		}
-		for name, data := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	_, dropped := conform.ScrubEnv(os.Environ(), f.passEnv) // what runAgent dropped
+	return conform.WriteOut(env.path(f.out), results, dropped)
 }

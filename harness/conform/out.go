@@ -1,0 +1,131 @@
+package conform
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// ErrOutLink marks a symbolic link found under -out: WriteOut writes
+// through none.
+var ErrOutLink = errors.New("conform follows no link under -out")
+
+// DroppedFile is the file of -out that names the variables ScrubEnv kept
+// from the agent, one a line (names only, never a value).
+const DroppedFile = "env-dropped.txt"
+
+// WriteOut keeps what -out keeps under dir: for each result, a folder
+// named after its case holding stdout, stderr and request-N.json (the
+// bodies as sent), and DroppedFile listing dropped. Each case's folder is
+// made fresh: what a previous run left in it is removed. Nothing is
+// written through a symbolic link: dir is opened as an os.Root (no path
+// may leave it), and a link at a case's folder, inside it or at
+// DroppedFile fails with ErrOutLink, naming it, before anything is
+// written.
+func WriteOut(dir string, results []Result, dropped []string) error {
+	if err := writeOut(dir, results, dropped); err != nil {
+		return fmt.Errorf("-out %s: %w", dir, err)
+	}
+	return nil
+}
+
+func writeOut(dir string, results []Result, dropped []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, name := range append([]string{DroppedFile}, caseIDs(results)...) {
+		if err := refuseLinks(root, name); err != nil {
+			return err
+		}
+	}
+	if err := root.RemoveAll(DroppedFile); err != nil {
+		return err
+	}
+	var names strings.Builder
+	for _, n := range dropped {
+		names.WriteString(n + "\n")
+	}
+	if err := createFile(root, DroppedFile, []byte(names.String())); err != nil {
+		return err
+	}
+	for _, r := range results {
+		id := r.Case.ID
+		if err := root.RemoveAll(id); err != nil {
+			return err
+		}
+		if err := root.Mkdir(id, 0o755); err != nil {
+			return err
+		}
+		if err := createFile(root, id+"/stdout", r.Stdout); err != nil {
+			return err
+		}
+		if err := createFile(root, id+"/stderr", r.Stderr); err != nil {
+			return err
+		}
+		for i, body := range r.Requests {
+			if err := createFile(root, fmt.Sprintf("%s/request-%d.json", id, i+1), body); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func caseIDs(results []Result) []string {
+	ids := make([]string, len(results))
+	for i, r := range results {
+		ids[i] = r.Case.ID
+	}
+	return ids
+}
+
+// refuseLinks fails with ErrOutLink when name, or anything under it, is a
+// symbolic link.
+func refuseLinks(root *os.Root, name string) error {
+	link := func(path string) error {
+		target, err := root.Readlink(path)
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%s is a symbolic link to %s: %w; remove it", path, target, ErrOutLink)
+	}
+	fi, err := root.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return link(name) // WalkDir would follow it
+	}
+	return fs.WalkDir(root.FS(), name, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return link(path)
+		}
+		return nil
+	})
+}
+
+// createFile writes a new file at name, failing if one is there: a link
+// planted after refuseLinks looked is not followed either.
+func createFile(root *os.Root, name string, data []byte) error {
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
