@@ -13,9 +13,14 @@
 //   - record: the recording proxy behind agentvcr record.
 //   - conform: conformance runs of any agent against the quirk catalog.
 //
+// Every package finds wire formats through package wire (the request's
+// format by its path, a stream's by its first event) and takes what differs
+// between formats from the *agent.Format: none names a path, a header or an
+// event type of its own.
+//
 // Imports go one way: sse, rechunk and apierror import no harness package;
 // cassette imports rechunk; gateway imports apierror; quirk imports
-// sse, rechunk, gateway (the clean stream's piece size) and cassette;
+// sse, rechunk and cassette;
 // serve imports cassette, quirk, rechunk, sse and apierror; record imports
 // cassette, serve and apierror. None imports conform.
 package harness
