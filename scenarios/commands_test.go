@@ -36,7 +36,7 @@ var errUsage = errors.New("usage")
 func (s suite) commands() []command {
 	return []command{
 		{"agent", "agent [flags] [PROMPT]", "agentvcr run, in the script's folder and environment", s.cliCommand("run")},
-		{"merge", "merge [-format F] [FILE]", "agentvcr merge (F: auto, chat or responses)", s.cliCommand("merge")},
+		{"merge", "merge [-api F] [FILE]", "agentvcr merge (F: auto or a wire format's name; -format is the same flag)", s.cliCommand("merge")},
 		{"tool", "tool [flags] NAME [ARGS_JSON]", "agentvcr tool", s.cliCommand("tool")},
 		{"selftest", "selftest", "agentvcr selftest", s.cliCommand("selftest")},
 		{"sandbox", "sandbox DIR", "write the demo repository into DIR", cmdSandbox},

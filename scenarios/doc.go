@@ -12,7 +12,7 @@
 // they have these, each run in-process:
 //
 //   - agent [flags] [PROMPT]: agentvcr run, in the script's folder and environment
-//   - merge [-format F] [FILE]: agentvcr merge (F: auto, chat or responses)
+//   - merge [-api F] [FILE]: agentvcr merge (F: auto or a wire format's name; -format is the same flag)
 //   - tool [flags] NAME [ARGS_JSON]: agentvcr tool
 //   - selftest: agentvcr selftest
 //   - sandbox DIR: write the demo repository into DIR

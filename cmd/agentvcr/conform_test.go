@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,9 +15,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/demo"
+	conformpkg "github.com/agentvcr/agentvcr/harness/conform"
 	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
 // asAgentvcr makes the test binary run agentvcr itself when set: conform
@@ -197,22 +200,15 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 	}
 }
 
-// The documented recorded-mode workflow, in each wire format: agentvcr
-// record in front of a gateway (the scripted one), our agent through it,
-// then conform replays the recording to the agent, clean and under every
-// benign quirk of that format.
-func TestConformRecordedThroughRecord(t *testing.T) {
-	tests := []struct {
-		api     string
-		keyEnv  string
-		summary string
-	}{
-		{"chat", "OPENAI_API_KEY", "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"},
-		{"messages", "ANTHROPIC_API_KEY", "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"},
-		{"responses", "OPENAI_API_KEY", "15 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.api, func(t *testing.T) {
+// The documented workflow, the same smoke case for every wire format of
+// wire.All (a new format is checked by being registered): agentvcr record
+// in front of a gateway (the scripted one), our agent through it live;
+// the recording replayed offline by agentvcr run to the same transcript;
+// then conform serves the recording back to the agent, clean and under
+// every benign quirk of that format, and every case passes.
+func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
+	for _, f := range wire.All() {
+		t.Run(f.Name, func(t *testing.T) {
 			const key = "sk-test-conform-record-0123456789"
 			gw, stopGW := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 			defer stopGW()
@@ -230,29 +226,43 @@ func TestConformRecordedThroughRecord(t *testing.T) {
 				pw.Close()
 			}()
 			first, err := bufio.NewReader(pr).ReadString('\n')
-			base, ok := strings.CutPrefix(strings.TrimSpace(first), "OPENAI_BASE_URL=")
+			def := wire.Default()
+			base, ok := strings.CutPrefix(strings.TrimSpace(first), def.BaseURLEnv+"=")
 			if err != nil || !ok {
 				t.Fatalf("record's first line %q: %v", first, err)
 			}
 			go io.Copy(io.Discard, pr)
-			if tt.api == "messages" {
-				base = strings.TrimSuffix(base, "/v1") // Anthropic's base URL has no /v1
-			}
-			vars := map[string]string{tt.keyEnv: key}
-			if code, _, stderr := cli.Capture(cli.Env{Dir: dir, Getenv: func(k string) string { return vars[k] }},
-				"run", "-api", tt.api, "-base-url", base, "-model", demo.ScriptParallel); code != 0 {
+			base = wire.BaseURL(f, strings.TrimSuffix(base, def.BasePath))
+			vars := map[string]string{f.KeyEnv: key}
+			code, live, stderr := cli.Capture(cli.Env{Dir: dir, Getenv: func(k string) string { return vars[k] }},
+				"run", "-api", f.Name, "-base-url", base, "-model", demo.ScriptParallel)
+			if code != 0 {
 				t.Fatalf("run through record: exit %d: %s", code, stderr)
 			}
 			cancel()
 			if code := <-done; code != 0 {
 				t.Fatalf("record: exit %d: %s", code, recErr.String())
 			}
-			args := ownAgent(t, "-api", tt.api)
+			rec := filepath.Join(dir, "rec.yaml")
+			code, replayed, stderr := cli.Capture(cli.Env{Dir: dir, Getenv: func(string) string { return "" }}, "run", "-cassette", rec)
+			if code != 0 {
+				t.Fatalf("replay: exit %d: %s", code, stderr)
+			}
+			if diff := cmp.Diff(live, replayed); diff != "" {
+				t.Errorf("replayed transcript (-live +replayed):\n%s", diff)
+			}
+			format, err := conformpkg.FormatByName(f.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(conformpkg.RecordedCases(format))
+			summary := fmt.Sprintf("%d cases: %d SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", n, n)
+			args := ownAgent(t, "-api", f.Name)
 			args[4] = demo.ScriptParallel // -model
 			args[6] = dir                 // -C: the workspace it was recorded on
-			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-cassette", filepath.Join(dir, "rec.yaml")}, args...)...)
-			if code != 0 || stderr != "" || !strings.Contains(stdout, tt.summary) {
-				t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+			code, stdout, stderr := conform(append([]string{"-api", f.Name, "-cassette", rec}, args...)...)
+			if code != 0 || stderr != "" || !strings.Contains(stdout, summary) {
+				t.Errorf("conform: exit %d, want %q\n%s\n%s", code, summary, stdout, stderr)
 			}
 		})
 	}

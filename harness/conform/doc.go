@@ -52,10 +52,10 @@
 //
 // # Cases (case.go, broken.go)
 //
-// Each case serves the clean turn through one transform: every quirk of
-// quirk.All for chat completions or any stream (applied to every turn;
-// the OpenAI Responses quirks are not conform cases: conform reads and
-// serves chat completions only), the two broken streams
+// Each case serves the clean turn through one transform. The chat
+// catalog (Cases) has every quirk of quirk.All for chat completions or any
+// stream (applied to every turn; the other formats' catalogs are below),
+// the two broken streams
 // midstream_error and truncated (the tool turn breaks inside its second
 // call, on every attempt), and the faults (429 with Retry-After, 500, stall,
 // reset) on the case's first request only, reported as their own tier.
@@ -65,8 +65,8 @@
 //
 // # Checks (check.go)
 //
-// Checks read requests through a Format (ChatCompletions,
-// AnthropicMessages or OpenAIResponses), so a wire format plugs in with a reader of its own. On a benign quirk the
+// Checks read requests through a Format (one per wire format, Formats), so
+// a wire format plugs in with a reader of its own. On a benign quirk the
 // first assistant message of every follow-up request must re-send the
 // merged calls (names, arguments equal as JSON, order; ids equal to the
 // stream's unless the stream dropped them), with non-empty unique ids that
@@ -99,20 +99,24 @@
 //
 // # Wire formats (request*.go, messages.go, responses.go)
 //
-// A Format reads its requests into Request (tools, messages, calls, call
-// ids); the checks see nothing else. Each brings a Read, the writer of its
-// streams and the agent core's merger of them (Format.build makes the
-// probe's turns from both), its catalog, its cut point and its id
-// renumbering for recorded mode; the runner, checks and reports stay.
-// ChatCompletions builds with gateway.StreamChat and runs Cases.
-// AnthropicMessages (-api messages) reads tools as name and input_schema,
+// A Format is a wire format of package wire (its *agent.Format: name,
+// paths, environment variables, the stream writer and the agent core's
+// merger, from which Format.build makes the probe's turns) with what
+// conform adds: a Read that reads its requests into Request (tools,
+// messages, calls, call ids; the checks see nothing else), its catalog, its
+// cut point and its id renumbering for recorded mode; the runner, checks
+// and reports stay. Formats lists them in wire.All's order, and FormatByName
+// finds one by its -api name. Every case's environment points every
+// format's variables at the case's URL (wire.Env).
+// Chat completions (-api chat) runs Cases.
+// Anthropic Messages (-api messages) reads tools as name and input_schema,
 // an assistant message's tool_use blocks as its calls (input as JSON text),
 // and a user message as its blocks in order: a tool message per
 // tool_result, a user message per run of text, so text before the
 // tool_result blocks fails like a chat message before the tool messages,
 // and an assistant message with text after a tool_use block fails
 // (Message.TextAfterCalls).
-// It builds with gateway.StreamMessages and runs MessagesCases: the
+// It runs MessagesCases: the
 // clean turn, every benign quirk of quirk.OfAPI, its two
 // broken streams (messages_overloaded_midstream, messages_cut_before_stop:
 // ExpectBroken, tool turn only), messages_echo_thinking (a thinking block
@@ -120,13 +124,13 @@
 // back unchanged as its first block) and the faults, whose stall and reset
 // cut inside the second tool_use block. Its streams are served as
 // text/event-stream.
-// OpenAIResponses (-api responses) reads tools of type function (name and
+// OpenAI Responses (-api responses) reads tools of type function (name and
 // parameters), instructions as the system message, and the input items in
 // order: a run of function_call items, with the assistant message item
 // right before them, is one assistant message whose calls carry the
 // call_id; a function_call_output is a tool message answering its call_id;
-// reasoning and built-in tool items are left out. It builds with
-// gateway.StreamResponses and runs ResponsesCases: the clean turn,
+// reasoning and built-in tool items are left out. It runs ResponsesCases:
+// the clean turn,
 // every Responses quirk of quirk.All (responses_bad_args as
 // ExpectBadArgs; truncated, failed, incomplete, error_event and
 // second_response as ExpectBroken, tool turn only),
