@@ -2,12 +2,12 @@ package quirk
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire"
-	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/agentvcr/agentvcr/wire/messages"
-	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // TestEveryQuirkRefusesOtherFormats applies every quirk to a clean stream
@@ -15,15 +15,19 @@ import (
 // ErrNotApplicable (and leaves them unchanged by returning nothing); a
 // format-free one edits them all.
 func TestEveryQuirkRefusesOtherFormats(t *testing.T) {
-	clean := map[string][]byte{
-		chat.Format.Name:      readFixture(t, "clean.sse"),
-		messages.Format.Name:  readFixture(t, "messages_clean.sse"),
-		responses.Format.Name: readFixture(t, "responses/clean.sse"),
-	}
+	// Each format's own clean stream (agent.Format.Write) of a turn with
+	// text and two calls: a new format is checked by being registered.
+	turn := agent.Turn{Text: "先看看。", ToolCalls: []agent.ToolCall{
+		{Type: "function", Function: agent.FunctionCall{Name: "glob", Arguments: `{"pattern":"**/*.js"}`}},
+		{Type: "function", Function: agent.FunctionCall{Name: "grep", Arguments: `{"pattern":"divide"}`}},
+	}}
+	clean := map[string][]byte{}
 	for _, api := range wire.All() {
-		if body, ok := clean[api.Name]; !ok || wire.Detect(body) != api {
-			t.Fatalf("no clean %s stream", api.Name)
+		body := []byte(strings.Join(api.Write("m", "clean", 0, &turn), ""))
+		if wire.Detect(body) != api {
+			t.Fatalf("the clean %s stream is detected as %s", api.Name, wire.Detect(body).Name)
 		}
+		clean[api.Name] = body
 	}
 	for _, q := range All() {
 		for format, body := range clean {
