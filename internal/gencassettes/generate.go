@@ -17,17 +17,14 @@ import (
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
-	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/messages"
-	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
-// BaseURL is the gateway address written into the base cassettes.
-const BaseURL = "http://scripted-gateway.agentvcr.test/v1"
-
-// messagesBaseURL is the same gateway as an Anthropic Messages client is
-// given it: the root, to which the client adds /v1/messages.
-const messagesBaseURL = "http://scripted-gateway.agentvcr.test"
+// gatewayRoot is the gateway address written into the base cassettes; each
+// format's client is given its own base URL there (wire.BaseURL: the root
+// plus /v1 for OpenAI's formats, the root for Anthropic's).
+const gatewayRoot = "http://scripted-gateway.agentvcr.test"
 
 // key is the API key the generator records with. The gateway requires it,
 // so the recording path handles a real Authorization header; redaction and
@@ -38,44 +35,59 @@ const key = "sk-test-agentvcr-generate-0123456789"
 // quirks/: the demo conversation and the turn with two parallel calls.
 var derivedFrom = []string{demo.ScriptDemo, demo.ScriptParallel}
 
+// A derivation is which quirk variants of a format's base cassettes are
+// written: those of quirks applied to bases.
+type derivation struct {
+	bases  []string
+	quirks []quirk.Quirk
+}
+
+// derivationOf is a format's derivation: derivedFrom under every quirk
+// (each refuses another format's streams), but for Anthropic Messages, whose
+// variants are the demo's under its own quirks alone.
+func derivationOf(f *agent.Format) derivation {
+	if f == messages.Format {
+		return derivation{[]string{demo.ScriptDemo}, quirk.OfAPI(f.Name)}
+	}
+	return derivation{derivedFrom, quirk.All()}
+}
+
+// formatDir is where a format's cassettes go: dir for the default format,
+// dir/<format name>/ for another.
+func formatDir(dir string, f *agent.Format) string {
+	if f == wire.Default() {
+		return dir
+	}
+	return filepath.Join(dir, f.Name)
+}
+
 // generate writes every cassette into dir: <script>.yaml and
 // <script>.en.yaml for each base script, and quirks/<base>.<quirk>.yaml for
 // each benign quirk that applies. Files it did not write are removed from
 // quirks/, so dir holds exactly the generator's output.
 func generate(dir string) error {
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
-		if err := recordBase(dir, lang, chat.Format); err != nil {
-			return err
+		for _, f := range wire.All() {
+			if err := recordBase(dir, lang, f); err != nil {
+				return err
+			}
 		}
-		if err := recordBase(dir, lang, messages.Format); err != nil {
-			return err
-		}
-		if err := recordBase(dir, lang, responses.Format); err != nil {
+	}
+	for _, f := range wire.All() {
+		d := derivationOf(f)
+		if err := deriveQuirks(formatDir(dir, f), "quirks", d.bases, d.quirks); err != nil {
 			return err
 		}
 	}
-	if err := deriveQuirks(filepath.Join(dir, responses.Format.Name), "quirks", derivedFrom, quirk.All()); err != nil {
-		return err
-	}
-	if err := deriveQuirks(dir, "quirks", derivedFrom, quirk.All()); err != nil {
-		return err
-	}
-	return deriveQuirks(filepath.Join(dir, messages.Format.Name), "quirks", []string{demo.ScriptDemo}, quirk.OfAPI(messages.Format.Name))
+	return nil
 }
 
 // recordBase records each base script of a locale from the scripted gateway
-// in one wire format: chat completions into dir, another format into
-// dir/<format name>/.
+// in one wire format, into formatDir.
 func recordBase(dir string, lang tools.Lang, api *agent.Format) error {
-	base, out := BaseURL, dir
-	if api != chat.Format {
-		out = filepath.Join(dir, api.Name)
-		if api == messages.Format {
-			base = messagesBaseURL
-		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return err
-		}
+	base, out := wire.BaseURL(api, gatewayRoot), formatDir(dir, api)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
 	}
 	gw := gateway.New(key, demo.Scripts(lang)...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
