@@ -60,30 +60,19 @@ func Merge(r io.Reader) (*agent.Turn, error) {
 
 func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 	m := merger{jsonOnly: jsonOnly}
-	sr := sse.NewReader(r)
-	for {
-		ev, err := sr.Next()
-		if err == io.EOF {
-			break
+	done, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
+		switch {
+		case isError:
+			return false, agent.EventError(data)
+		case string(data) == "[DONE]":
+			return true, nil
 		}
-		if err != nil {
-			return m.turn(), fmt.Errorf("reading stream: %w", err)
-		}
-		if ev.Error {
-			return m.turn(), agent.EventError(ev.Data)
-		}
-		data := bytes.TrimSpace(ev.Data)
-		switch string(data) {
-		case "", "null":
-			continue
-		case "[DONE]":
-			return m.turn(), nil
-		}
-		if err := m.add(data); err != nil {
-			return m.turn(), err
-		}
-	}
-	if !m.result().finished {
+		return false, m.add(data)
+	})
+	switch {
+	case err != nil, done:
+		return m.turn(), err
+	case !m.result().finished:
 		return m.turn(), agent.ErrTruncatedStream
 	}
 	return m.turn(), nil

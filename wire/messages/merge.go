@@ -1,10 +1,8 @@
 package messages
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/agentvcr/agentvcr/agent"
@@ -80,28 +78,19 @@ func Merge(r io.Reader) (*agent.Turn, error) {
 
 func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 	m := msgMerger{jsonOnly: jsonOnly}
-	sr := sse.NewReader(r)
-	for {
-		ev, err := sr.Next()
-		if err == io.EOF {
-			break
+	_, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
+		switch {
+		case isError:
+			return false, agent.EventError(data)
+		case string(data) == "[DONE]":
+			return false, nil
 		}
-		if err != nil {
-			return m.turn(), fmt.Errorf("reading stream: %w", err)
-		}
-		if ev.Error {
-			return m.turn(), agent.EventError(ev.Data)
-		}
-		data := bytes.TrimSpace(ev.Data)
-		switch string(data) {
-		case "", "null", "[DONE]":
-			continue
-		}
-		if err := m.add(data); err != nil {
-			return m.turn(), err
-		}
-	}
-	if !m.stopped && m.stopReason == "" {
+		return false, m.add(data)
+	})
+	switch {
+	case err != nil:
+		return m.turn(), err
+	case !m.stopped && m.stopReason == "":
 		return m.turn(), truncatedMessages{}
 	}
 	return m.turn(), nil

@@ -54,25 +54,17 @@ type respMerger struct {
 // response.completed, ErrSecondResponse wrapped, or a read or decode error.
 func Merge(r io.Reader) (*agent.Turn, error) {
 	m := respMerger{items: newRespItems()}
-	sr := sse.NewReader(r)
-	for {
-		ev, err := sr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return m.turn(), fmt.Errorf("reading stream: %w", err)
-		}
-		data := bytes.TrimSpace(ev.Data)
+	_, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
 		switch string(data) {
 		case "", "null":
-			continue
+			return false, nil // an error event with no data says nothing
 		case "[DONE]":
-			return m.end()
+			return true, nil
 		}
-		if err := m.add(data, ev.Error); err != nil {
-			return m.turn(), err
-		}
+		return false, m.add(data, isError)
+	})
+	if err != nil {
+		return m.turn(), err
 	}
 	return m.end()
 }
