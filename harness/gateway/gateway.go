@@ -20,11 +20,11 @@ import (
 // thing in the next user message). A real gateway answers 400 too.
 var ErrInvariant = errors.New("request breaks the message invariants")
 
-// A Gateway is the project's scripted stand-in for an OpenAI-compatible
-// gateway: it speaks POST /v1/chat/completions, the OpenAI Responses API
-// POST /v1/responses and the Anthropic Messages POST /v1/messages (key in
-// x-api-key) with SSE streaming, answers
-// from scripts (the request's "model" picks one), and checks the message
+// A Gateway is the project's scripted stand-in for a model gateway: it
+// speaks every wire format of package wire on that format's own path
+// (wire.ForPath), with its key header (agent.Format.Key), its request
+// decoder and its clean stream (agent.Format.Write), answers from scripts
+// (the request's "model" picks one), and checks the format's message
 // invariants on every request it receives. It is what the base cassettes are
 // recorded from, through the same recording path a user runs against a live
 // gateway; it is never presented as a live model.

@@ -24,11 +24,10 @@ import (
 // it does not serve; the client gets HTTP 404.
 var ErrUnknownCase = errors.New("no such case")
 
-// A Server is an OpenAI-compatible endpoint on loopback that answers
-// POST /v1/chat/completions, POST /v1/responses (the OpenAI Responses API:
-// cassettes recorded with run -api responses) and GET /v1/models from
-// whatever its Route
-// resolves, on the plain base URL (/v1/...) and on scenario-scoped ones
+// A Server is a model endpoint on loopback that answers a POST on every
+// wire format's path (wire.ForPath: each recording on the path of the format
+// it was recorded in) and GET /v1/models from whatever its Route resolves,
+// on the plain base URL (/v1/...) and on scenario-scoped ones
 // (/s/<case>/v1/...). It keeps no conversation state: every request is
 // answered on its own, so any number of clients may use it at once. It is
 // the one server behind agentvcr serve, agentvcr conform and the tests.
