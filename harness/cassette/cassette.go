@@ -14,7 +14,6 @@ import (
 
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"github.com/dnaeon/go-vcr/v2/recorder"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 )
@@ -239,8 +238,7 @@ func (c *Cassette) miss(n int, sent RequestKey) error {
 	defer c.mu.Unlock()
 	e := &MissError{Scenario: c.name, Request: n, Method: sent.Method, Path: sent.Path, Recorded: len(c.keys)}
 	if i := Nearest(c.keys, c.used, sent); i >= 0 {
-		e.Nearest = i + 1
-		e.Diff = cmp.Diff(c.keys[i].Text(), sent.Text())
+		e.SetNearest(i, c.keys[i], sent)
 	}
 	return e
 }
