@@ -128,9 +128,9 @@ type Reply struct {
 }
 
 // Start serves s on addr ("127.0.0.1:0" when empty). It returns the base
-// URL to give a client (http://HOST:PORT/v1; a wildcard address is written
-// as 127.0.0.1) and stop, which closes the listener and every connection,
-// ending streams in progress.
+// URL to give a client (ListenURL: http://HOST:PORT/v1; a wildcard address
+// is written as 127.0.0.1) and stop, which closes the listener and every
+// connection, ending streams in progress.
 func (s *Server) Start(addr string) (baseURL string, stop func() error, err error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -139,15 +139,15 @@ func (s *Server) Start(addr string) (baseURL string, stop func() error, err erro
 	if err != nil {
 		return "", nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	return s.Serve(ln)
+}
+
+// Serve is Start on a listener the caller opened.
+func (s *Server) Serve(ln net.Listener) (baseURL string, stop func() error, err error) {
 	s.doneOnce.Do(func() { s.done = make(chan struct{}) })
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	host := ln.Addr().(*net.TCPAddr)
-	ip := host.IP.String()
-	if host.IP.IsUnspecified() {
-		ip = "127.0.0.1"
-	}
-	base := "http://" + net.JoinHostPort(ip, fmt.Sprint(host.Port)) + "/v1"
+	base, _ := ListenURL(ln.Addr())
 	stop = func() error {
 		var err error
 		s.stopOnce.Do(func() {
