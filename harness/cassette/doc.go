@@ -41,13 +41,17 @@
 // in any order. A request that matches none fails its RoundTrip with a
 // *MissError (errors.Is ErrReplayMiss) naming the scenario, the request's
 // number in the conversation and a cmp.Diff (-recorded +sent) against the
-// nearest unused recorded request (Nearest). After a replay, Stop fails
+// nearest unused recorded request (Nearest, one pass over each body). The
+// Diff is a summary, bounded wherever it is printed: MaxDiffLines lines,
+// each compared line cut at MaxDiffLineBytes with its length and a hash;
+// WholeDiff is the diff uncut (SetNearest fills both). After a replay, Stop fails
 // with ErrUnusedInteractions when an interaction was never asked for.
 //
 // # Secrets
 //
 // Secrets (Options.Secrets, Cassette.AddSecrets, HeaderSecrets for the
-// credentials of auth headers) are redacted in a save filter only, so the
+// credentials of auth headers, URLSecrets for a URL's userinfo and
+// secret-named query values) are redacted in a save filter only, so the
 // live response is untouched: request and response headers are cut to an
 // allowlist (Accept, Content-Type), userinfo and secret-named query values
 // leave the URL, every secret becomes REDACTED in bodies, forms and URLs,

@@ -24,9 +24,10 @@ A recording proxy for any agent. Point the agent's base URL at the URL on the
 first stdout line (` + baseURLLine("http://127.0.0.1:PORT") + `); each request is
 forwarded to -upstream with the agent's own headers and key, its answer is
 streamed back as it arrives, and the exchange is recorded. Ctrl-C saves the
-cassette to -o: headers cut to Accept and Content-Type, every Authorization,
-X-Api-Key and Api-Key value replaced by REDACTED, the file scanned for them
-before it replaces FILE. Refused when CI=true.
+cassette to -o: headers cut to Accept and Content-Type, every credential the
+agent sent (auth headers by any common name, a ?key= or ?token=, the user:pw@
+of -upstream) replaced by REDACTED, the file scanned for them in memory before
+it is written over FILE. Credentials are never printed. Refused when CI=true.
 
 An agent of another format takes the root of that URL plus its format's base
 path (the root itself for Anthropic Messages, whose path starts with /v1;
