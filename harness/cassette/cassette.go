@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"github.com/dnaeon/go-vcr/v2/recorder"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 )
@@ -28,8 +26,9 @@ const (
 	// network. It is the default.
 	ModeReplay Mode = iota
 	// ModeRecord sends every request to the real transport and records
-	// into a temporary file beside the cassette (<name>.recording.yaml);
-	// Stop renames it over the cassette once it is saved and scanned, so an
+	// in memory; Stop redacts, encodes and scans the recording there, and
+	// only then writes it to a temporary file beside the cassette
+	// (<name>.recording.yaml) and renames it over the cassette, so an
 	// existing cassette is replaced, never appended to, and kept as it was
 	// when the recording fails.
 	ModeRecord
@@ -60,13 +59,16 @@ type Options struct {
 	// Rechunk is how response bodies reach the caller; the zero value
 	// delivers each body whole, as go-vcr does.
 	Rechunk rechunk.Cutter
+	// Log, when not nil, receives one line when Open removes the
+	// temporary file of a recording that was killed while saving.
+	Log io.Writer
 }
 
 // A Cassette records or replays chat-completions traffic through go-vcr
 // v2.1.0. Use Transport or Client for requests, then Stop exactly once.
 type Cassette struct {
 	file string // the .yaml path
-	temp string // record mode: the file go-vcr writes, moved to file by Stop
+	temp string // record mode: the file Stop writes once scanned, then moves to file
 	name string
 	mode Mode
 	opts Options
@@ -76,20 +78,23 @@ type Cassette struct {
 	// the secret scan catches what redaction misses.
 	redact func(*vcr.Interaction) error
 
-	mu      sync.Mutex
-	sent    int          // requests sent through the cassette
-	keys    []RequestKey // replay: the recorded requests, in file order
-	used    []bool       // replay: which recorded interactions were served
-	canon   map[string]RequestKey
-	stopped bool
-	missed  bool // replay: a request matched no interaction
+	mu       sync.Mutex
+	recorded []*vcr.Interaction // record: what go-vcr captured, unredacted, in memory only
+	sent     int                // requests sent through the cassette
+	keys     []RequestKey       // replay: the recorded requests, in file order
+	used     []bool             // replay: which recorded interactions were served
+	canon    map[string]RequestKey
+	stopped  bool
+	missed   bool // replay: a request matched no interaction
 }
 
 // Open opens the cassette at path (".yaml" is added when missing).
 // In ModeReplay the file must exist and real is not used; in ModeRecord
 // requests go to real (http.DefaultTransport when nil) and are recorded
-// into <name>.recording.yaml, which Stop saves redacted, scans and renames
-// over the cassette (Discard removes it instead).
+// in memory; Stop redacts and scans them there, then writes
+// <name>.recording.yaml and renames it over the cassette (Discard writes
+// nothing). A <name>.recording.yaml left by a recording killed while
+// saving is removed, with a line on Options.Log.
 func Open(path string, mode Mode, real http.RoundTripper, opts Options) (*Cassette, error) {
 	base := strings.TrimSuffix(path, ".yaml")
 	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts, canon: map[string]RequestKey{}}
@@ -100,19 +105,20 @@ func Open(path string, mode Mode, real http.RoundTripper, opts Options) (*Casset
 	var err error
 	switch mode {
 	case ModeRecord:
-		// go-vcr v2.1.0 appends to an existing file, so it records into a
-		// fresh temporary file beside the cassette; Stop moves it into place
-		// once it is saved and scanned, so a failed recording never
-		// destroys the cassette it would have replaced.
+		// go-vcr v2.1.0 appends to an existing file and writes before any
+		// scan, so it only captures (keep) and never saves: Stop encodes
+		// and scans in memory (save.go), then writes a temporary file
+		// beside the cassette and moves it into place, so a failed
+		// recording never destroys the cassette it would have replaced.
 		c.temp = base + ".recording.yaml"
-		if err := os.Remove(c.temp); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("cassette %s: delete an old partial recording: %w", c.file, err)
+		if err := removeStale(c.temp, c.file, opts.Log); err != nil {
+			return nil, err
 		}
 		c.rec, err = recorder.NewAsMode(strings.TrimSuffix(c.temp, ".yaml"), recorder.ModeRecording, real)
 		if err != nil {
 			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
 		}
-		c.rec.AddSaveFilter(func(i *vcr.Interaction) error { return c.redact(i) })
+		c.rec.AddFilter(c.keep)
 	case ModeReplay:
 		// Checked first (Load): go-vcr would take any file it can
 		// decode, whatever it expands to.
@@ -232,36 +238,23 @@ func (c *Cassette) miss(n int, sent RequestKey) error {
 	defer c.mu.Unlock()
 	e := &MissError{Scenario: c.name, Request: n, Method: sent.Method, Path: sent.Path, Recorded: len(c.keys)}
 	if i := Nearest(c.keys, c.used, sent); i >= 0 {
-		e.Nearest = i + 1
-		e.Diff = cmp.Diff(c.keys[i].Text(), sent.Text())
+		e.SetNearest(i, c.keys[i], sent)
 	}
 	return e
 }
 
-// Stop ends the cassette. After a recording it saves the file through the
-// redaction filter, scans it for secrets (ErrSecretInCassette: nothing is
-// written) and fails on an empty recording (ErrEmptyRecording); only then
-// does the new file replace the cassette. After a replay it fails when an
+// Stop ends the cassette. After a recording it redacts, encodes and scans
+// the recording in memory (ErrSecretInCassette: nothing is written) and
+// fails on an empty recording (ErrEmptyRecording); only then is the file
+// written and moved over the cassette. After a replay it fails when an
 // interaction was never used (ErrUnusedInteractions), unless a request
 // already missed. A second Stop, or Stop after Discard, does nothing.
 func (c *Cassette) Stop() error {
 	if !c.markStopped() {
 		return nil
 	}
-	if err := c.rec.Stop(); err != nil {
-		return fmt.Errorf("cassette %s: save: %w", c.file, err)
-	}
 	if c.mode == ModeRecord {
-		if _, err := os.Stat(c.temp); errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("cassette %s: %w", c.file, ErrEmptyRecording)
-		}
-		if err := c.scanSecrets(); err != nil {
-			return err
-		}
-		if err := os.Rename(c.temp, c.file); err != nil {
-			return fmt.Errorf("cassette %s: %w", c.file, err)
-		}
-		return nil
+		return c.save()
 	}
 	if c.missed {
 		return nil // the miss already said the conversation went differently
@@ -286,13 +279,13 @@ func (c *Cassette) Discard() error {
 	if !c.markStopped() {
 		return nil
 	}
-	err := c.rec.Stop()
 	if c.mode == ModeRecord {
-		if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-			err = errors.Join(err, rerr)
-		}
+		c.mu.Lock()
+		c.recorded = nil // never written
+		c.mu.Unlock()
+		return nil
 	}
-	if err != nil {
+	if err := c.rec.Stop(); err != nil {
 		return fmt.Errorf("cassette %s: discard: %w", c.file, err)
 	}
 	return nil

@@ -16,12 +16,16 @@
 //     bodies, each YAML alias counted every time it is used; MaxBytesEnv,
 //     AGENTVCR_MAX_CASSETTE_MB, raises it) is ErrBadCassette, with a
 //     message that says what to do. Decode applies the same checks to bytes.
-//   - ModeRecord sends requests to real and has go-vcr write a temporary
-//     file beside the cassette (v2.1.0 appends to an existing one); Stop
-//     saves it, scans it and only then moves it over the cassette, so
-//     re-recording replaces and never appends, and a failed or leaking
-//     recording (Discard, ErrSecretInCassette) leaves the old cassette as it
-//     was. An empty recording writes no file and is ErrEmptyRecording.
+//   - ModeRecord sends requests to real and keeps what go-vcr captures in
+//     memory; Stop redacts, encodes and scans it there, and only a clean
+//     file is written, to a temporary file beside the cassette, then
+//     renamed over it: nothing unscanned is ever on disk, re-recording
+//     replaces and never appends, and a failed or leaking recording
+//     (Discard, ErrSecretInCassette) writes nothing and leaves the old
+//     cassette as it was. A temporary file left by a recording killed
+//     while saving is removed by the next Open, with a line on
+//     Options.Log. An empty recording writes no file and is
+//     ErrEmptyRecording.
 //
 // Options.Rechunk re-delivers the bodies in pieces (package rechunk).
 // ReadRecording reads what a cassette's first request says (wire format,
@@ -37,19 +41,23 @@
 // in any order. A request that matches none fails its RoundTrip with a
 // *MissError (errors.Is ErrReplayMiss) naming the scenario, the request's
 // number in the conversation and a cmp.Diff (-recorded +sent) against the
-// nearest unused recorded request (Nearest). After a replay, Stop fails
+// nearest unused recorded request (Nearest, one pass over each body). The
+// Diff is a summary, bounded wherever it is printed: MaxDiffLines lines,
+// each compared line cut at MaxDiffLineBytes with its length and a hash;
+// WholeDiff is the diff uncut (SetNearest fills both). After a replay, Stop fails
 // with ErrUnusedInteractions when an interaction was never asked for.
 //
 // # Secrets
 //
 // Secrets (Options.Secrets, Cassette.AddSecrets, HeaderSecrets for the
-// credentials of auth headers) are redacted in a save filter only, so the
+// credentials of auth headers, URLSecrets for a URL's userinfo and
+// secret-named query values) are redacted in a save filter only, so the
 // live response is untouched: request and response headers are cut to an
 // allowlist (Accept, Content-Type), userinfo and secret-named query values
 // leave the URL, every secret becomes REDACTED in bodies, forms and URLs,
 // as written, URL-escaped, inside escaped JSON strings (\u0073k-...) and
 // inside base64, and the recorded duration is zeroed. Stop then scans the
-// saved file, raw and decoded (the JSON text of each stream joined per
+// encoded file in memory (Secrets.ScanData), raw and decoded (the JSON text of each stream joined per
 // place, so a key split across two deltas is found; %XX decoded; base64),
 // for each secret and for sk- keys; a hit, or a file it cannot read,
 // writes nothing and returns ErrSecretInCassette (a *SecretError naming

@@ -29,10 +29,15 @@ type MissError struct {
 	Nearest int
 	// Recorded is how many interactions the cassette holds.
 	Recorded int
-	// Diff is cmp.Diff(recorded, sent) of the two requests, each written as
-	// "METHOD PATH" and its pretty-printed canonical body; "" without a
-	// nearest interaction.
+	// Diff is the summary of cmp.Diff(recorded, sent) of the two requests,
+	// each written as "METHOD PATH" and its pretty-printed canonical body:
+	// every line cut to MaxDiffLineBytes (with its length and a hash, so
+	// lines that differ past the cut still differ), and the diff cut after
+	// MaxDiffLines lines; "" without a nearest interaction. WholeDiff is
+	// the diff uncut.
 	Diff string
+
+	recorded, sent RequestKey // the two requests, for WholeDiff
 }
 
 func (e *MissError) Error() string {
@@ -99,48 +104,63 @@ func canonicalBody(body []byte) (compact, pretty string) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return string(body), string(body)
 	}
-	encode := func(indent string) string {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", indent)
-		_ = enc.Encode(v) // a decoded value always encodes
-		return strings.TrimSuffix(buf.String(), "\n")
-	}
-	return encode(""), encode("  ")
-}
-
-// lineDistance counts the lines of a missing from b plus those of b missing
-// from a, as multisets: cheap, and good enough to rank candidates.
-func lineDistance(a, b string) int {
-	count := map[string]int{}
-	for _, l := range strings.Split(a, "\n") {
-		count[l]++
-	}
-	for _, l := range strings.Split(b, "\n") {
-		count[l]--
-	}
-	d := 0
-	for _, n := range count {
-		d += max(n, -n)
-	}
-	return d
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // a decoded value always encodes
+	compactBytes := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	// Indenting the compact text is what an indenting encoder does, at a
+	// fraction of the cost of encoding the value again.
+	var indented bytes.Buffer
+	indented.Grow(len(compactBytes) * 2)
+	_ = json.Indent(&indented, compactBytes, "", "  ") // valid JSON always indents
+	return string(compactBytes), indented.String()
 }
 
 // Nearest returns the index of the unused key closest to sent: same method
-// and path first, then fewest differing lines, then the earliest. -1 when
-// every key is used.
+// and path first, then fewest differing lines (as multisets), then the
+// earliest. -1 when every key is used. Its cost is one pass over sent's
+// lines and one over each candidate's: sent's lines are counted once, not
+// once per recorded request (an 11 MiB near miss against 40 recorded
+// requests hashed its 11 MiB line 40 times).
 func Nearest(keys []RequestKey, used []bool, sent RequestKey) int {
-	best, bestRoute, bestDist := -1, false, 0
+	onRoute := false
 	for i, k := range keys {
-		if used[i] {
+		if !used[i] && k.Method == sent.Method && k.Path == sent.Path {
+			onRoute = true
+			break
+		}
+	}
+	sentLines := lineCounts(sent.pretty)
+	sentTotal := strings.Count(sent.pretty, "\n") + 1
+	best, bestDist := -1, 0
+	shared := map[string]int{}
+	for i, k := range keys {
+		if used[i] || (onRoute && (k.Method != sent.Method || k.Path != sent.Path)) {
 			continue
 		}
-		route := k.Method == sent.Method && k.Path == sent.Path
-		dist := lineDistance(k.pretty, sent.pretty)
-		if best < 0 || (route && !bestRoute) || (route == bestRoute && dist < bestDist) {
-			best, bestRoute, bestDist = i, route, dist
+		clear(shared)
+		common, total := 0, 0
+		for line := range strings.SplitSeq(k.pretty, "\n") {
+			total++
+			if shared[line] < sentLines[line] {
+				shared[line]++
+				common++
+			}
+		}
+		dist := total + sentTotal - 2*common
+		if best < 0 || dist < bestDist {
+			best, bestDist = i, dist
 		}
 	}
 	return best
+}
+
+// lineCounts counts the lines of text.
+func lineCounts(text string) map[string]int {
+	count := map[string]int{}
+	for line := range strings.SplitSeq(text, "\n") {
+		count[line]++
+	}
+	return count
 }

@@ -1,11 +1,8 @@
 package cassette
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -85,24 +82,6 @@ func (s Secrets) redactURL(raw string) string {
 	}
 	u.RawQuery = q.Encode()
 	return s.Scrub(u.String())
-}
-
-// scanSecrets scans the saved file (Secrets.ScanFile) and, on any finding
-// or failure to scan, removes it: the scan fails closed.
-func (c *Cassette) scanSecrets() error {
-	err := Secrets(c.opts.Secrets).ScanFile(c.temp)
-	if err == nil {
-		return nil
-	}
-	what := err.Error()
-	var se *SecretError
-	if errors.As(err, &se) {
-		what = strings.Join(se.Found, "; ")
-	}
-	if rerr := os.Remove(c.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-		return fmt.Errorf("cassette %s: %s; removing the recording failed: %v: %w", c.file, what, rerr, ErrSecretInCassette)
-	}
-	return fmt.Errorf("cassette %s: %s; nothing was written: %w", c.file, what, ErrSecretInCassette)
 }
 
 // linesContaining names the 1-based lines where hit is true ("line 5",

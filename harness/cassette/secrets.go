@@ -3,7 +3,6 @@ package cassette
 import (
 	"encoding/base64"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -43,37 +42,6 @@ func (s Secrets) list() []string {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
-	return out
-}
-
-// HeaderSecrets returns the credentials a request carries in its auth
-// headers, for a proxy that records traffic with keys it was never told:
-// the whole value of every Authorization, Proxy-Authorization, X-Api-Key,
-// Api-Key and X-Goog-Api-Key header; for a value with a scheme
-// ("Bearer KEY"), the part after it; for Basic, the decoded "user:password"
-// and the password.
-func HeaderSecrets(h http.Header) Secrets {
-	var out Secrets
-	for _, name := range []string{"Authorization", "Proxy-Authorization", "X-Api-Key", "Api-Key", "X-Goog-Api-Key"} {
-		for _, v := range h.Values(name) {
-			v = strings.TrimSpace(v)
-			out = append(out, v)
-			scheme, cred, ok := strings.Cut(v, " ")
-			if !ok {
-				continue
-			}
-			cred = strings.TrimSpace(cred)
-			out = append(out, cred)
-			if strings.EqualFold(scheme, "Basic") {
-				if dec, err := base64.StdEncoding.DecodeString(cred); err == nil {
-					out = append(out, string(dec))
-					if _, pw, ok := strings.Cut(string(dec), ":"); ok {
-						out = append(out, pw)
-					}
-				}
-			}
-		}
-	}
 	return out
 }
 

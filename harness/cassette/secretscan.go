@@ -22,6 +22,11 @@ func (s Secrets) ScanFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("scan for secrets: %w", err)
 	}
+	return s.ScanData(data)
+}
+
+// ScanData is ScanFile on a cassette's bytes, before they are written.
+func (s Secrets) ScanData(data []byte) error {
 	var found []string
 	raw := map[int]bool{}
 	for n, sec := range s.list() {
@@ -59,8 +64,10 @@ func (s Secrets) ScanFile(path string) error {
 type SecretError struct{ Found []string }
 
 func (e *SecretError) Error() string {
-	return strings.Join(e.Found, "; ") + ": " + ErrSecretInCassette.Error()
+	return e.places() + ": " + ErrSecretInCassette.Error()
 }
+
+func (e *SecretError) places() string { return strings.Join(e.Found, "; ") }
 
 func (e *SecretError) Unwrap() error { return ErrSecretInCassette }
 

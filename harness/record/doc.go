@@ -13,12 +13,26 @@
 // Rules: exchanges are recorded in the order their requests arrived, not
 // the order their answers ended (an agent that sends its next request on
 // [DONE] would otherwise see it recorded first). An answer the client stops
-// reading early is still read to its end and recorded. The credentials of
-// every auth header forwarded (cassette.HeaderSecrets: Authorization,
-// X-Api-Key, Api-Key and more) become secrets of the recording, so Stop
-// saves through the same redaction, secret scan and temporary file as a
-// recorded run: a leak writes nothing, and an old cassette stays as it
-// was. No request recorded is cassette.ErrEmptyRecording. A body over
-// serve.MaxRequestBody, or an upstream it cannot reach, is answered with
-// an OpenAI-shaped error and not recorded.
+// reading early is still read to its end and recorded. Every credential a
+// request carries becomes a secret of the recording: its auth headers by
+// any common name (cassette.HeaderSecrets), its secret-named query
+// parameters and the upstream URL's userinfo (cassette.URLSecrets; the
+// userinfo is sent as basic auth). Stop saves through the same in-memory
+// redaction and secret scan as a recorded run: a leak writes nothing, and
+// an old cassette stays as it was. No request recorded is
+// cassette.ErrEmptyRecording. Nothing the proxy prints (log lines, error
+// bodies) holds a credential: URLs go through ShownURL, errors are
+// scrubbed. The upstream's own query (Azure's ?api-version=) is kept, the
+// client's appended to it.
+//
+// Encodings: the client's Accept-Encoding is not forwarded (Go's transport
+// asks for gzip and inflates it); a Content-Encoding passes both ways with
+// the bytes it describes, and the recording holds the body decoded (gzip,
+// deflate) so the scan reads it. A body in another encoding (br, zstd:
+// the standard library has no decoder, and none is worth a dependency for
+// what arrives only unasked) is passed on and not recorded
+// (ErrUnscannableEncoding). A body over serve.MaxRequestBody (413), one
+// not sent within serve.DefaultReadTimeout (408), or an upstream it
+// cannot reach (502) is answered with an OpenAI-shaped error and not
+// recorded.
 package record

@@ -19,19 +19,31 @@ import (
 )
 
 // hopHeaders are not forwarded by a proxy (RFC 9110 section 7.6.1), plus
-// the ones the proxy recomputes: it streams, and the transport decompresses.
+// the ones the proxy recomputes: it streams, and the Content-Length of a
+// stream is the transport's to set.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Proxy-Connection",
-	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Accept-Encoding", "Content-Encoding", "Host"}
+	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Host"}
+
+// Accept-Encoding is not forwarded either: Go's transport then asks for
+// gzip alone and inflates it, so an answer comes in an encoding the
+// recording can scan. A Content-Encoding is passed on both ways with the
+// bytes it describes: the upstream gets the client's body as sent, the
+// client the upstream's answer as sent.
+const acceptEncoding = "Accept-Encoding"
 
 // A Proxy forwards every request to an upstream gateway with the
 // client's own headers (its key included), streams each answer back to the
 // client as it arrives, and records the exchange into a cassette through
-// the same path as a recorded run: Stop saves it redacted, scans it for
-// secrets and only then moves it over the file. The credentials of every
-// auth header it sees (HeaderSecrets: Authorization, X-Api-Key, Api-Key
-// and more) are secrets of the recording. It is an http.Handler.
+// the same path as a recorded run: Stop redacts and scans it in memory and
+// only then writes it over the file. Every credential a request carries
+// (its auth headers by any common name, cassette.HeaderSecrets; its
+// secret-named query parameters and the upstream URL's userinfo,
+// cassette.URLSecrets) is a secret of the recording, and is never printed.
+// It is an http.Handler.
 type Proxy struct {
-	upstream *url.URL
+	upstream *url.URL // without its userinfo, which is basic auth
+	user     *url.Userinfo
+	shown    string // upstream as it may be printed
 	real     http.RoundTripper
 	cassette *cassette.Cassette
 	log      io.Writer
@@ -50,20 +62,25 @@ type Proxy struct {
 // NewProxy opens path (".yaml" is added when missing) for
 // recording; requests go to upstream (a base URL such as
 // https://gateway.example/v1) through transport (http.DefaultTransport
-// when nil). log receives one line per exchange it could not record.
+// when nil); its query (Azure's ?api-version=) is kept on every request,
+// and its userinfo is sent as basic auth to a client that sends no
+// Authorization. log receives one line per exchange it could not record
+// (and one for a stale partial recording it removed).
 func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer) (*Proxy, error) {
 	u, err := url.Parse(upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("upstream %q is not an http(s) base URL such as https://api.openai.com/v1", upstream)
+		return nil, fmt.Errorf("upstream %q is not an http(s) base URL such as https://api.openai.com/v1", ShownURL(upstream))
 	}
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
-	p := &Proxy{upstream: u, real: transport, log: log}
-	p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{})
+	p := &Proxy{upstream: u, user: u.User, shown: ShownURL(upstream), real: transport, log: log}
+	p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log})
 	if err != nil {
 		return nil, err
 	}
+	p.cassette.AddSecrets(cassette.URLSecrets(u)...)
+	p.upstream.User = nil
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -83,7 +100,8 @@ func (p *Proxy) Stop() error {
 }
 
 // target is the upstream URL of a request: the upstream base joined with
-// the request path after its "/v1" (any prefix before it is the proxy's own).
+// the request path after its "/v1" (any prefix before it is the proxy's
+// own), the upstream's query, then the request's.
 func (p *Proxy) target(r *http.Request) string {
 	path := r.URL.Path
 	if i := strings.Index(path, "/v1/"); i >= 0 {
@@ -94,7 +112,11 @@ func (p *Proxy) target(r *http.Request) string {
 	u := *p.upstream
 	u.Path = strings.TrimRight(u.Path, "/") + path
 	u.RawPath = ""
-	u.RawQuery = r.URL.RawQuery
+	if u.RawQuery == "" {
+		u.RawQuery = r.URL.RawQuery
+	} else if r.URL.RawQuery != "" {
+		u.RawQuery += "&" + r.URL.RawQuery
+	}
 	return u.String()
 }
 
@@ -108,27 +130,39 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	slot := p.order.take()
 	var rec *http.Request // the exchange to record; nil when there is none
 	defer func() { p.order.done(slot, rec, p.commit) }()
-	body, err := serve.ReadBody(r)
+	body, err := serve.ReadBody(w, r, serve.MaxRequestBody, serve.DefaultReadTimeout)
 	if err != nil {
-		apierror.Write(w, nil, http.StatusBadRequest, "invalid_request_error", "agentvcr record: cannot read the request body: "+err.Error())
+		status := http.StatusBadRequest
+		switch {
+		case errors.Is(err, serve.ErrBodyTooLarge):
+			status = http.StatusRequestEntityTooLarge
+		case errors.Is(err, serve.ErrBodyTimeout):
+			status = http.StatusRequestTimeout
+		}
+		apierror.Write(w, nil, status, "invalid_request_error", "agentvcr record: cannot read the request body: "+err.Error())
 		return
 	}
+	secrets := p.addSecrets(r)
 	target := p.target(r)
+	shown := secrets.RedactURL(target)
 	out, err := http.NewRequestWithContext(p.ctx, r.Method, target, bytes.NewReader(body))
 	if err != nil {
-		apierror.Write(w, nil, http.StatusBadRequest, "invalid_request_error", "agentvcr record: "+err.Error())
+		apierror.Write(w, nil, http.StatusBadRequest, "invalid_request_error", "agentvcr record: "+secrets.Scrub(err.Error()))
 		return
 	}
 	out.Header = r.Header.Clone()
-	for _, h := range hopHeaders {
+	for _, h := range append(hopHeaders, acceptEncoding) {
 		out.Header.Del(h)
 	}
-	p.addSecrets(r.Header)
+	if p.user != nil && out.Header.Get("Authorization") == "" {
+		pw, _ := p.user.Password()
+		out.SetBasicAuth(p.user.Username(), pw)
+	}
 
 	resp, err := p.real.RoundTrip(out)
 	if err != nil {
-		p.logf("agentvcr record: %s %s: %v (not recorded)", r.Method, target, err)
-		apierror.Write(w, nil, http.StatusBadGateway, "bad_gateway", fmt.Sprintf("agentvcr record: cannot reach the upstream %s: %v", target, err))
+		p.logf("agentvcr record: %s %s: %s (not recorded)", r.Method, shown, secrets.Scrub(err.Error()))
+		apierror.Write(w, nil, http.StatusBadGateway, "bad_gateway", fmt.Sprintf("agentvcr record: cannot reach the upstream %s: %s", shown, secrets.Scrub(err.Error())))
 		return
 	}
 	defer resp.Body.Close()
@@ -139,6 +173,41 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del(h)
 	}
 	w.WriteHeader(resp.StatusCode)
+	got, ok := p.tee(w, resp, r.Method+" "+shown)
+	if !ok {
+		return
+	}
+	// The recording holds bodies as text, scanned for secrets: each is
+	// decoded from the encoding it travelled in, or not recorded.
+	sent, err := decodeBody(body, r.Header.Get("Content-Encoding"), serve.MaxRequestBody)
+	if err != nil {
+		p.logf("agentvcr record: %s %s: the request body: %v (passed on, not recorded)", r.Method, shown, err)
+		return
+	}
+	answer, err := decodeBody(got, resp.Header.Get("Content-Encoding"), agent.DefaultMaxBodyBytes)
+	if err != nil {
+		p.logf("agentvcr record: %s %s: the answer: %v (passed on, not recorded)", r.Method, shown, err)
+		return
+	}
+	header := resp.Header.Clone()
+	header.Del("Content-Encoding")
+	captured := &http.Response{Status: resp.Status, StatusCode: resp.StatusCode, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
+		Header: header, Body: io.NopCloser(bytes.NewReader(answer)), ContentLength: int64(len(answer))}
+	next, err := http.NewRequestWithContext(context.WithValue(context.Background(), capturedKey{}, captured), r.Method, target, bytes.NewReader(sent))
+	if err != nil {
+		p.logf("agentvcr record: %s %s: %s (not recorded)", r.Method, shown, secrets.Scrub(err.Error()))
+		return
+	}
+	next.Header = out.Header
+	next.Header.Del("Content-Encoding")
+	rec = next
+}
+
+// tee streams the upstream's answer to the client as it arrives and
+// returns what is recorded: false when the answer broke off or was over
+// agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
+// exchange in log lines.
+func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, what string) ([]byte, bool) {
 	flusher, _ := w.(http.Flusher)
 	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
 	tooLong := false
@@ -160,40 +229,38 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if rerr != nil {
-			p.logf("agentvcr record: %s %s: the upstream answer broke off: %v (not recorded)", r.Method, target, rerr)
-			return
+			p.logf("agentvcr record: %s: the upstream answer broke off: %v (not recorded)", what, rerr)
+			return nil, false
 		}
 	}
 	if tooLong {
-		p.logf("agentvcr record: %s %s: the answer is over %d bytes (passed on, not recorded)", r.Method, target, agent.DefaultMaxBodyBytes)
-		return
+		p.logf("agentvcr record: %s: the answer is over %d bytes (passed on, not recorded)", what, agent.DefaultMaxBodyBytes)
+		return nil, false
 	}
-	captured := &http.Response{Status: resp.Status, StatusCode: resp.StatusCode, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
-		Header: resp.Header.Clone(), Body: io.NopCloser(bytes.NewReader(got.Bytes())), ContentLength: int64(got.Len())}
-	next, err := http.NewRequestWithContext(context.WithValue(context.Background(), capturedKey{}, captured), r.Method, target, bytes.NewReader(body))
-	if err != nil {
-		p.logf("agentvcr record: %s %s: %v (not recorded)", r.Method, target, err)
-		return
-	}
-	next.Header = out.Header
-	rec = next
+	return got.Bytes(), true
 }
 
 // commit records one exchange; exchangeOrder calls it in arrival order.
 func (p *Proxy) commit(rec *http.Request) {
 	saved, err := p.cassette.Transport().RoundTrip(rec)
 	if err != nil {
-		p.logf("agentvcr record: %s %s: %v (not recorded)", rec.Method, rec.URL, err)
+		p.logf("agentvcr record: %s %s: %v (not recorded)", rec.Method, ShownURL(rec.URL.String()), err)
 		return
 	}
 	saved.Body.Close()
 	p.recorded.Add(1)
 }
 
-// addSecrets makes the credentials of the request's auth headers
-// (HeaderSecrets) secrets of the recording.
-func (p *Proxy) addSecrets(h http.Header) {
-	p.cassette.AddSecrets(cassette.HeaderSecrets(h)...)
+// addSecrets makes every credential the request carries (its headers,
+// its query and the upstream's userinfo) secrets of the recording, and
+// returns them all, to scrub what the proxy prints.
+func (p *Proxy) addSecrets(r *http.Request) cassette.Secrets {
+	secrets := append(cassette.HeaderSecrets(r.Header), cassette.URLSecrets(r.URL)...)
+	p.cassette.AddSecrets(secrets...)
+	if p.user != nil {
+		secrets = append(secrets, cassette.URLSecrets(&url.URL{User: p.user})...)
+	}
+	return secrets
 }
 
 func (p *Proxy) logf(format string, args ...any) {

@@ -32,6 +32,15 @@
 //     reset (connection closed after N events), or an error event in the
 //     format's shape after N events inside the 200 stream. ParseFault reads
 //     the -fault flag.
-//   - Journal receives one JSON line per request (JournalEntry). Request
-//     bodies over MaxRequestBody are refused.
+//   - Journal receives one JSON line per request (JournalEntry), a miss's
+//     whole diff included; the 404 and Log carry a summary of it
+//     (cassette.MaxDiffLines lines, each compared line cut at
+//     cassette.MaxDiffLineBytes).
+//   - Bodies are read by ReadBody under Server.MaxBody (MaxRequestBody by
+//     default: 413 over it, declared or sent) within Server.ReadTimeout
+//     (DefaultReadTimeout: 408, and the client is dropped); memory grows
+//     with the bytes that arrive, and what the server remembers across
+//     requests names a body by its SHA-256, so no body outlives its answer.
+//   - Start and Serve give a base URL that works on this machine
+//     (ListenURL); a command that listens beyond loopback prints Exposure.
 package serve

@@ -20,8 +20,11 @@ type JournalEntry struct {
 	From string `json:"from,omitempty"`
 	// Fault is the fault applied to this request, as ParseFault reads it.
 	Fault string `json:"fault,omitempty"`
-	// Error is the message of a miss.
+	// Error is the message of a miss (its diff a summary).
 	Error string `json:"error,omitempty"`
+	// Diff is a miss's whole diff against the nearest recorded request
+	// (cassette.MissError's WholeDiff), every line as long as it is.
+	Diff string `json:"diff,omitempty"`
 	// Request is the request body: compact JSON, or a JSON string when the
 	// body is not JSON.
 	Request json.RawMessage `json:"request"`

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/sse"
@@ -130,8 +128,7 @@ func (r *Replayer) byTurn(req Request) (Reply, error) {
 func (r *Replayer) miss(req Request, sent cassette.RequestKey, near int) error {
 	e := &cassette.MissError{Scenario: r.name, Request: req.Turn, Method: sent.Method, Path: sent.Path, Recorded: len(r.items)}
 	if near >= 0 {
-		e.Nearest = near + 1
-		e.Diff = cmp.Diff(r.keys[near].Text(), sent.Text())
+		e.SetNearest(near, r.keys[near], sent)
 	}
 	return e
 }

@@ -1,36 +1,10 @@
 package serve
 
 import (
-	"fmt"
-	"io"
-	"net/http"
+	"crypto/sha256"
 
 	"github.com/agentvcr/agentvcr/agent"
 )
-
-// MaxRequestBody bounds what the server reads of one request body.
-const MaxRequestBody = 32 << 20
-
-// ReadBody reads a request body of at most MaxRequestBody bytes, in one
-// allocation when its length is known.
-func ReadBody(r *http.Request) ([]byte, error) {
-	n := r.ContentLength
-	if n > MaxRequestBody {
-		return nil, fmt.Errorf("the body is over %d bytes", MaxRequestBody)
-	}
-	if n < 0 {
-		body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
-		if err == nil && len(body) > MaxRequestBody {
-			err = fmt.Errorf("the body is over %d bytes", MaxRequestBody)
-		}
-		return body, err
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r.Body, body); err != nil {
-		return nil, err
-	}
-	return body, nil
-}
 
 type chatInfo struct {
 	model string
@@ -40,12 +14,17 @@ type chatInfo struct {
 // maxChatInfo bounds the bodies whose model and turn the server keeps.
 const maxChatInfo = 1024
 
+// A bodySum names a request body in what the server remembers across
+// requests: its SHA-256, never the body, so that no body outlives its
+// answer (issue 22: 60 distinct 8 MiB requests left 927 MiB resident).
+type bodySum [sha256.Size]byte
+
 // chatInfo is the model and turn of a request body in format f
 // (agent.Format.Turn), remembered per body: clients that replay a
 // conversation send the same bodies again and again.
-func (s *Server) chatInfo(f *agent.Format, body []byte) (string, int) {
+func (s *Server) chatInfo(f *agent.Format, body []byte, sum bodySum) (string, int) {
 	s.infoMu.RLock()
-	ci, ok := s.info[string(body)]
+	ci, ok := s.info[sum]
 	s.infoMu.RUnlock()
 	if ok {
 		return ci.model, ci.turn
@@ -53,9 +32,9 @@ func (s *Server) chatInfo(f *agent.Format, body []byte) (string, int) {
 	ci.model, ci.turn = f.Turn(body)
 	s.infoMu.Lock()
 	if s.info == nil || len(s.info) >= maxChatInfo {
-		s.info = make(map[string]chatInfo)
+		s.info = make(map[bodySum]chatInfo)
 	}
-	s.info[string(body)] = ci
+	s.info[sum] = ci
 	s.infoMu.Unlock()
 	return ci.model, ci.turn
 }

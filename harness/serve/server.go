@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/apierror"
+	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -40,14 +42,23 @@ type Server struct {
 	// asked and what answered it (see JournalEntry).
 	Journal io.Writer
 	// Log, when not nil, receives one line per miss and per request that
-	// got an error status.
+	// got an error status. A miss's diff there is a summary (its first
+	// differences, each line cut); the journal has the whole diff.
 	Log io.Writer
+	// MaxBody bounds one request body: MaxRequestBody when 0. A larger
+	// body, declared or sent, is answered 413 in the request format's
+	// error shape.
+	MaxBody int64
+	// ReadTimeout bounds the time a client takes to send one request
+	// body: DefaultReadTimeout when 0, none when negative. A client that
+	// goes silent is answered 408 and dropped. Headers have 10 s.
+	ReadTimeout time.Duration
 
 	seq      atomic.Int64
 	infoMu   sync.RWMutex
-	info     map[string]chatInfo // request body -> what readChat found
-	out      sync.Mutex          // guards Journal and Log
-	refused  sync.Map            // 429 faults: requests already refused once
+	info     map[bodySum]chatInfo // request body's sum -> what chatInfo found
+	out      sync.Mutex           // guards Journal and Log
+	refused  sync.Map             // 429 faults: case and body sum of requests already refused once
 	stopOnce sync.Once
 	done     chan struct{} // closed by stop: ends stalls and pacing
 	doneOnce sync.Once
@@ -116,9 +127,9 @@ type Reply struct {
 }
 
 // Start serves s on addr ("127.0.0.1:0" when empty). It returns the base
-// URL to give a client (http://HOST:PORT/v1; a wildcard address is written
-// as 127.0.0.1) and stop, which closes the listener and every connection,
-// ending streams in progress.
+// URL to give a client (ListenURL: http://HOST:PORT/v1; a wildcard address
+// is written as 127.0.0.1) and stop, which closes the listener and every
+// connection, ending streams in progress.
 func (s *Server) Start(addr string) (baseURL string, stop func() error, err error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -127,15 +138,15 @@ func (s *Server) Start(addr string) (baseURL string, stop func() error, err erro
 	if err != nil {
 		return "", nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	return s.Serve(ln)
+}
+
+// Serve is Start on a listener the caller opened.
+func (s *Server) Serve(ln net.Listener) (baseURL string, stop func() error, err error) {
 	s.doneOnce.Do(func() { s.done = make(chan struct{}) })
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	host := ln.Addr().(*net.TCPAddr)
-	ip := host.IP.String()
-	if host.IP.IsUnspecified() {
-		ip = "127.0.0.1"
-	}
-	base := "http://" + net.JoinHostPort(ip, fmt.Sprint(host.Port)) + "/v1"
+	base, _ := ListenURL(ln.Addr())
 	stop = func() error {
 		var err error
 		s.stopOnce.Do(func() {
@@ -184,20 +195,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // chat answers one request on a format's endpoint.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string, api *agent.Format, route *Route) {
-	body, err := ReadBody(r)
-	if err != nil {
-		s.fail(w, api, http.StatusBadRequest, "invalid_request_error", "cannot read the request body: "+err.Error())
+	body, ok := s.readBody(w, r, api)
+	if !ok {
 		return
 	}
+	sum := bodySum(sha256.Sum256(body))
 	req := Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body, Seq: s.seq.Add(1)}
-	req.Model, req.Turn = s.chatInfo(api, body)
+	req.Model, req.Turn = s.chatInfo(api, body, sum)
 	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
 
 	f := route.Fault
 	if f.appliesTo(req.Turn) {
 		switch f.Kind {
 		case Fault429:
-			if _, seen := s.refused.LoadOrStore(name+"\x00"+string(body), true); !seen {
+			if _, seen := s.refused.LoadOrStore(refusedKey{name, sum}, true); !seen {
 				entry.Status, entry.Fault = http.StatusTooManyRequests, f.String()
 				s.write(entry)
 				w.Header().Set("Retry-After", fmt.Sprint(f.retryAfter()))
@@ -215,6 +226,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	reply, err := route.Answer(req)
 	if err != nil {
 		entry.Status, entry.Error = http.StatusNotFound, err.Error()
+		var miss *cassette.MissError
+		if s.Journal != nil && errors.As(err, &miss) {
+			entry.Diff = miss.WholeDiff()
+		}
 		s.write(entry)
 		s.logf("agentvcr serve: %v", err)
 		apierror.Write(w, api, http.StatusNotFound, "agentvcr_no_match", err.Error())

@@ -40,7 +40,7 @@ func openRecording(env Env, path, key string, real http.RoundTripper) (*cassette
 	if env.Getenv("CI") == "true" {
 		return nil, errors.New("recording is refused when CI=true: record on your machine and commit the cassette")
 	}
-	return cassette.Open(path, cassette.ModeRecord, real, cassette.Options{Secrets: []string{key}})
+	return cassette.Open(path, cassette.ModeRecord, real, cassette.Options{Secrets: []string{key}, Log: env.Stderr})
 }
 
 // explain turns a run's error into one line that says what to do. Replay

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/record"
+	"github.com/agentvcr/agentvcr/harness/serve"
 )
 
 // recordUsage is record's help; the formats come from package wire.
@@ -23,9 +24,10 @@ A recording proxy for any agent. Point the agent's base URL at the URL on the
 first stdout line (` + baseURLLine("http://127.0.0.1:PORT") + `); each request is
 forwarded to -upstream with the agent's own headers and key, its answer is
 streamed back as it arrives, and the exchange is recorded. Ctrl-C saves the
-cassette to -o: headers cut to Accept and Content-Type, every Authorization,
-X-Api-Key and Api-Key value replaced by REDACTED, the file scanned for them
-before it replaces FILE. Refused when CI=true.
+cassette to -o: headers cut to Accept and Content-Type, every credential the
+agent sent (auth headers by any common name, a ?key= or ?token=, the user:pw@
+of -upstream) replaced by REDACTED, the file scanned for them in memory before
+it is written over FILE. Credentials are never printed. Refused when CI=true.
 
 An agent of another format takes the root of that URL plus its format's base
 path (the root itself for Anthropic Messages, whose path starts with /v1;
@@ -87,15 +89,19 @@ func Record(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	ln, err := net.Listen("tcp", listen)
+	ln, err := listenTCP(listen)
 	if err != nil {
 		proxy.Stop()
 		return fail(1, "%v: pick another -listen port, or 127.0.0.1:0 for a free one", err)
 	}
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	fmt.Fprintln(env.Stdout, baseURLLine("http://"+ln.Addr().String()))
-	fmt.Fprintf(env.Stderr, "agentvcr record: forwarding to %s; Ctrl-C saves %s\n", upstream, out)
+	base, _ := serve.ListenURL(ln.Addr())
+	fmt.Fprintln(env.Stdout, baseURLLine(strings.TrimSuffix(base, "/v1")))
+	if line := serve.Exposure("record", ln.Addr()); line != "" {
+		fmt.Fprintln(env.Stderr, line)
+	}
+	fmt.Fprintf(env.Stderr, "agentvcr record: forwarding to %s; Ctrl-C saves %s\n", record.ShownURL(upstream), out)
 	<-ctx.Done()
 
 	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)

@@ -27,6 +27,7 @@ import (
 var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
                       [-quirk Q] [-rechunk MODE -seed N] [-pace D] [-fault F]
                       [-journal FILE] [-lang zh|en] [-coalesce]
+                      [-max-body SIZE] [-read-timeout D]
 
 Serves cassettes until Ctrl-C, each on its own format's endpoint (POST
 {base}PATH below), and GET /v1/models. The first line on stdout is the base
@@ -83,7 +84,8 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		journal                                       string
 		seed                                          int64
 		coalesce                                      bool
-		pace                                          time.Duration
+		pace, readTimeout                             time.Duration
+		maxBody                                       = byteSize(serve.MaxRequestBody)
 	)
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
@@ -95,6 +97,8 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	fl.BoolVar(&coalesce, "coalesce", false, "with no -pace or -rechunk, write each reply's events at once, without a flush between them (load tests)")
 	fl.StringVar(&fault, "fault", "", "break the replies with `FAULT`: KIND[:N][@TURN], see above")
 	fl.StringVar(&journal, "journal", "", "write each request and what answered it to `FILE` as JSON lines")
+	fl.Var(&maxBody, "max-body", "answer 413 to a request body over `SIZE` (bytes, or KiB, MiB, GiB)")
+	fl.DurationVar(&readTimeout, "read-timeout", serve.DefaultReadTimeout, "answer 408 and drop a client that has not sent its whole body within `D`")
 	fl.StringVar(&lang, "lang", env.Getenv("AGENTVCR_LANG"), "`LANG` of the embedded cassettes: zh or en (default $AGENTVCR_LANG, else zh)")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -140,7 +144,10 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		return 1
 	}
 
-	s := &serve.Server{Route: router.Route, Log: env.Stderr}
+	if readTimeout <= 0 {
+		return usage("-read-timeout %s: want a positive duration, e.g. 60s", readTimeout)
+	}
+	s := &serve.Server{Route: router.Route, Log: env.Stderr, MaxBody: int64(maxBody), ReadTimeout: readTimeout}
 	if journal != "" {
 		f, err := os.Create(env.path(journal))
 		if err != nil {
@@ -150,12 +157,16 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		defer f.Close()
 		s.Journal = f
 	}
-	base, stopServer, err := s.Start(listen)
+	ln, err := listenTCP(listen)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "agentvcr serve: %v: pick another -listen port, or 127.0.0.1:0 for a free one\n", err)
+		fmt.Fprintf(env.Stderr, "agentvcr serve: listen on %s: %v: pick another -listen port, or 127.0.0.1:0 for a free one\n", listen, err)
 		return 1
 	}
+	base, stopServer, _ := s.Serve(ln)
 	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
+	if line := serve.Exposure("serve", ln.Addr()); line != "" {
+		fmt.Fprintln(env.Stderr, line)
+	}
 	var served []string
 	for _, c := range router.Cassettes {
 		served = append(served, c.Name)
