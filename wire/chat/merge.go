@@ -77,7 +77,7 @@ func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 		case "", "null":
 			continue
 		case "[DONE]":
-			return m.turn(), nil
+			return m.end()
 		}
 		if err := m.add(data); err != nil {
 			return m.turn(), err
@@ -86,7 +86,7 @@ func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 	if !m.result().finished {
 		return m.turn(), agent.ErrTruncatedStream
 	}
-	return m.turn(), nil
+	return m.end()
 }
 
 // add merges one chunk's JSON.
