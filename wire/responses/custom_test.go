@@ -86,3 +86,24 @@ func TestResponseIDRotationIsOneResponse(t *testing.T) {
 		t.Errorf("a second response.created: err = %v, want %s", err, want)
 	}
 }
+
+// TestWriteCustomToolCall: a custom call is written as a custom_tool_call
+// item whose input streams in pieces, and merges back to itself.
+func TestWriteCustomToolCall(t *testing.T) {
+	patch := "*** Begin Patch\n*** Update File: a.js\n@@\n-x\n+y\n*** End Patch"
+	r := agent.Turn{ToolCalls: []agent.ToolCall{
+		{ID: "call_p", Type: "custom", Function: agent.FunctionCall{Name: "apply_patch", Arguments: patch}},
+		streamtest.Call("call_g", "glob", `{"pattern":"*"}`),
+	}}
+	body := strings.Join(Write("m", "c", 0, &r), "")
+	turn, err := Merge(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(r.ToolCalls, turn.ToolCalls); diff != "" {
+		t.Errorf("merged (-want +got):\n%s", diff)
+	}
+	if n := strings.Count(body, "event: response.custom_tool_call_input.delta\n"); n < 2 {
+		t.Errorf("%d input deltas, want the input in pieces", n)
+	}
+}
