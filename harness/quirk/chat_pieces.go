@@ -1,6 +1,7 @@
 package quirk
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -54,9 +55,24 @@ func nameInPieces(s *quirkStream, groups []*callGroup) error {
 	return nil
 }
 
+// validArgs refuses a stream with a call whose arguments are not valid
+// JSON: read cumulatively, such pieces cannot be told from deltas, so the
+// shape would change what the stream means (the bad_args script).
+func validArgs(s *quirkStream, groups []*callGroup) error {
+	for _, g := range groups {
+		if args := s.arguments(g); args != "" && !json.Valid([]byte(args)) {
+			return fmt.Errorf("call %s has arguments that are not valid JSON: %w", g.id, ErrNotApplicable)
+		}
+	}
+	return nil
+}
+
 // argsCumulative makes each argument piece carry the text of every piece
 // before it too.
 func argsCumulative(s *quirkStream, groups []*callGroup) error {
+	if err := validArgs(s, groups); err != nil {
+		return err
+	}
 	for _, g := range groups {
 		sofar := ""
 		for _, i := range g.items {
@@ -82,6 +98,9 @@ func argsCumulative(s *quirkStream, groups []*callGroup) error {
 // argsRepeatedAtEnd adds, after each call's last piece, one piece with the
 // whole arguments again.
 func argsRepeatedAtEnd(s *quirkStream, groups []*callGroup) error {
+	if err := validArgs(s, groups); err != nil {
+		return err
+	}
 	for n := range groups {
 		g := s.calls()[n]
 		args := s.arguments(g)
