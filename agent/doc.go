@@ -18,8 +18,9 @@
 //
 // The core also holds what every merger shares: Turn and Usage,
 // StreamError with the parsers of error objects (EventError, MemberError,
-// BodyError), ErrTruncatedStream for a stream that ends before its end, and
-// MaxEventBytes, the bound on one server-sent event (ErrEventTooLarge).
+// BodyError), ErrTruncatedStream for a stream that ends before its end,
+// OutputLimitError (ErrOutputLimit) for a call the output token limit cut,
+// and MaxEventBytes, the bound on one server-sent event (ErrEventTooLarge).
 //
 // # Client and loop
 //

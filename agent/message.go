@@ -68,7 +68,9 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 }
 
 // ToolCall is a tool call as the assistant message carries it. Type is
-// "function". ExtraContent is the call's extra_content exactly as the model
+// "function", or "custom" for a custom tool's call (OpenAI Responses:
+// freeform input, kept as Function.Arguments, answered with
+// custom_tool_call_output). ExtraContent is the call's extra_content exactly as the model
 // sent it (Gemini puts its thought_signature there and answers 400 when the
 // next request drops it); left out when there was none.
 type ToolCall struct {

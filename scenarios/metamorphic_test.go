@@ -110,6 +110,12 @@ func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte
 			if code != 0 || !onlyWarnings(stderr, q.Warns) {
 				t.Errorf("%s seed %s: exit %d, stderr (warnings expected: %v):\n%s", q.Name, seed, code, q.Warns, stderr)
 			}
+			if q.Reasoning {
+				var shown int
+				if got, shown = withoutThinking(got); shown == 0 {
+					t.Errorf("%s seed %s: the reasoning the quirk adds is not shown apart:\n%s", q.Name, seed, got)
+				}
+			}
 			if diff := cmp.Diff(clean, got); diff != "" {
 				t.Errorf("%s seed %s: transcript differs from the clean one (-clean +quirk):\n%s", q.Name, seed, diff)
 			}
@@ -118,6 +124,21 @@ func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte
 	if applied < least {
 		t.Errorf("only %d benign quirks applied to %s", applied, name)
 	}
+}
+
+// withoutThinking returns the transcript without its thinking lines (the
+// reasoning agentvcr run shows apart), and how many there were.
+func withoutThinking(transcript string) (string, int) {
+	var kept []string
+	n := 0
+	for _, l := range strings.SplitAfter(transcript, "\n") {
+		if strings.HasPrefix(l, "thinking: ") || strings.HasPrefix(l, "思考：") {
+			n++
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return strings.Join(kept, ""), n
 }
 
 // onlyWarnings reports whether stderr is empty (warns false) or holds

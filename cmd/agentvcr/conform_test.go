@@ -114,8 +114,8 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
 		}
-		want := map[string]string{"parallel": "17 cases: 17 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
-			"demo": "17 cases: 15 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+		want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+			"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
 		if !strings.Contains(stdout, want) {
 			t.Errorf("%s: want %q in\n%s", name, want, stdout)
 		}
@@ -132,7 +132,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 		api, summary string
 		details      map[string]string // some cases' details
 	}{
-		{"chat", "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"chat", "30 cases: 30 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"clean":           "2 calls re-sent and answered; exit 0",
 			"ids_dropped":     "2 calls re-sent and answered; exit 0",
 			"truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE])",
@@ -142,7 +142,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"fault_stall":     "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
-		{"messages", "24 cases: 24 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"messages", "29 cases: 29 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"messages_echo_thinking":        "2 calls re-sent and answered, thinking sent back; exit 0",
 			"messages_clean":                "2 calls re-sent and answered; exit 0",
 			"messages_index_from_1":         "2 calls re-sent and answered; exit 0",
@@ -154,7 +154,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"messages_fault_stall":          "gave up with exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
-		{"responses", "26 cases: 26 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"responses", "28 cases: 28 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"responses_echo_reasoning":  "2 calls re-sent and answered, calls sent by call_id without reasoning items (valid: the model does not see its reasoning again); exit 0",
 			"responses_clean":           "2 calls re-sent and answered; exit 0",
 			"responses_ids_rotate":      "2 calls re-sent and answered; exit 0",

@@ -53,11 +53,14 @@ func Read(body io.Reader) Answer {
 			a.Text = done.Response.OutputText()
 			a.Calls = nil
 			for _, item := range done.Response.Output {
-				if item.Type != "function_call" {
-					continue
+				switch item.Type {
+				case "function_call":
+					fc := item.AsFunctionCall()
+					a.Calls = append(a.Calls, Call{ID: fc.CallID, Name: fc.Name, Arguments: fc.Arguments})
+				case "custom_tool_call": // a custom tool's call: its input is the arguments
+					cc := item.AsCustomToolCall()
+					a.Calls = append(a.Calls, Call{ID: cc.CallID, Name: cc.Name, Arguments: cc.Input})
 				}
-				fc := item.AsFunctionCall()
-				a.Calls = append(a.Calls, Call{ID: fc.CallID, Name: fc.Name, Arguments: fc.Arguments})
 			}
 		}
 	}

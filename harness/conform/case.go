@@ -105,7 +105,10 @@ func Cases() []Case {
 			Doc:    "an error chunk (finish_reason \"error\") after the first call and half the second, then the end"},
 		Case{ID: "truncated", Tier: TierQuirk, Expect: ExpectBroken, ToolTurnOnly: true, Transform: truncate,
 			Source: "vercel/ai #19165",
-			Doc:    "the stream ends in the middle of the second call: no finish_reason, no [DONE]"})
+			Doc:    "the stream ends in the middle of the second call: no finish_reason, no [DONE]"},
+		Case{ID: "finish_length", Tier: TierQuirk, Expect: ExpectBroken, ToolTurnOnly: true, Transform: finishLength,
+			Source: "goose #11838, strands-agents harness-sdk #4135",
+			Doc:    `the output limit cuts the second call: a partial argument piece, then finish_reason "length" and [DONE]`})
 	cases = append(cases, echoCases()...)
 	return append(cases, faultCases("")...)
 }

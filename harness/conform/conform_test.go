@@ -26,9 +26,10 @@ func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
 	checkAgents(t, chatFormat, []agentCase{
 		{reason: "a correct agent that waits out a 429 passes every case",
 			mode: agentGood, want: map[Status][]string{}},
-		{reason: "calls kept at the array position the index names: a hole at 0, a panic at -1, calls merged when the index is missing or shared; content read as a string only (content parts are an error) and every choice merged (the second answer's call too); its own merge keeps no thought signature and no reasoning, so it echoes neither",
+		{reason: "calls kept at the array position the index names: a hole at 0, a panic at -1, calls merged when the index is missing or shared; content read as a string only (content parts are an error) and every choice merged (the second answer's call too); the first name piece kept, argument pieces concatenated, finish_reason ignored; its own merge keeps no thought signature and no reasoning, so it echoes neither",
 			mode: agentPositional, want: map[Status][]string{
 				Failure: {"index_plus_1", "index_minus_1", "no_index", "all_index_0", "content_parts", "several_choices",
+					"name_in_pieces", "args_cumulative", "args_repeated_at_end", "finish_length",
 					"echo_signature", "echo_reasoning"},
 				Warning: {"fault_429"}}},
 		{reason: "a stream cut short taken for a finished turn: the complete first call is run and sent on",
@@ -39,7 +40,8 @@ func TestBrokenAgentsFailExactlyTheirCases(t *testing.T) {
 			mode: agentTwice, want: map[Status][]string{
 				Failure: {"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",
 					"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",
-					"comments", "no_done", "content_parts", "several_choices", "bad_args", "echo_signature", "echo_reasoning"},
+					"comments", "no_done", "content_parts", "several_choices", "name_in_pieces", "args_cumulative",
+					"args_repeated_at_end", "bad_args", "echo_signature", "echo_reasoning"},
 				Warning: {"fault_429"}}},
 	})
 }

@@ -50,14 +50,15 @@
 // that carries one assistant message (or more) is answered with a short
 // conclusion.
 //
-// # Cases (case.go, broken.go)
+// # Cases (case.go, broken.go, limit.go)
 //
 // Each case serves the clean turn through one transform. The chat
 // catalog (Cases) has every quirk of quirk.All for chat completions or any
 // stream (applied to every turn; the other formats' catalogs are below),
-// the two broken streams
-// midstream_error and truncated (the tool turn breaks inside its second
-// call, on every attempt), and the faults (429 with Retry-After, 500, stall,
+// the three broken streams midstream_error, truncated and finish_length
+// (the tool turn breaks inside its second call, on every attempt;
+// finish_length ends it there with finish_reason "length", as the output
+// token limit does), and the faults (429 with Retry-After, 500, stall,
 // reset) on the case's first request only, reported as their own tier.
 // The echo tier (echo.go) serves the clean turn with what a provider wants
 // sent back: a thought signature on every call (echo_signature, Gemini) or

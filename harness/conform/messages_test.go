@@ -25,8 +25,8 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 			reachesResults = append(reachesResults, c.ID)
 		}
 	}
-	if len(reachesResults) != 19 {
-		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks, the echo and the 429: %v", len(reachesResults), reachesResults)
+	if len(reachesResults) != 23 {
+		t.Fatalf("%d cases reach the tool results, want the clean turn, 20 benign quirks, the echo and the 429: %v", len(reachesResults), reachesResults)
 	}
 	checkAgents(t, messagesFormat, []agentCase{
 		{reason: "a correct Messages agent that waits out a 429 passes every case",
@@ -39,9 +39,10 @@ func TestMessagesAgentsFailExactlyTheirCases(t *testing.T) {
 		{reason: "the text block re-sent after the tool_use blocks: every case whose turn reaches the tool results",
 			mode: msgAgentTextLast, want: map[Status][]string{Failure: reachesResults},
 			first: "request 2: the assistant message has text after its tool_use blocks; the Messages API answers 400: send the text first"},
-		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls, a thinking block at 0), an input only in content_block_start lost, and no thinking kept to send back",
+		{reason: "blocks kept in arrival order and addressed by the stream's index (an index from 1, a text block streamed after the calls, a thinking block at 0, every block at 0), an input only in content_block_start lost, message_start's content not read, stop_reason max_tokens ignored, and no thinking kept to send back",
 			mode: msgAgentPositional, want: map[Status][]string{
-				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use", "messages_echo_thinking"}},
+				Failure: {"messages_start_input_only", "messages_index_from_1", "messages_text_after_tool_use",
+					"messages_all_index_0", "messages_prefilled_start", "messages_max_tokens_cut", "messages_echo_thinking"}},
 			echo: "request 2: the tool-call turn does not send back its thinking block (Anthropic answers 400 when thinking is on)"},
 	})
 }

@@ -45,8 +45,9 @@ func TestRecordedMode(t *testing.T) {
 	}{
 		{reason: "the agent recorded sends the same requests under every benign quirk",
 			mode: agentGood, want: map[Status][]string{}},
-		{reason: "the positional agent sends other requests where the index is shifted, missing or shared, where content comes as parts and where a second answer is interleaved",
-			mode: agentPositional, want: map[Status][]string{Failure: {"index_plus_1", "index_minus_1", "no_index", "all_index_0", "content_parts", "several_choices"}}},
+		{reason: "the positional agent sends other requests where the index is shifted, missing or shared, where content comes as parts, where a second answer is interleaved, where the name comes in pieces and where the arguments are cumulative or repeated",
+			mode: agentPositional, want: map[Status][]string{Failure: {"index_plus_1", "index_minus_1", "no_index", "all_index_0", "content_parts", "several_choices",
+				"name_in_pieces", "args_cumulative", "args_repeated_at_end"}}},
 		{reason: "a time in the system prompt differs from the recording, and between runs",
 			mode: agentDated, cases: []string{"replay", "ids_dropped", "crlf"}, want: map[Status][]string{Failure: {"replay", "ids_dropped", "crlf"}}},
 		{reason: "-ignore leaves the varying field out",

@@ -13,8 +13,12 @@ import (
 // function_call items, with the assistant message item right before them,
 // is one assistant message whose Calls carry each item's call_id; a
 // function_call_output item is a tool message answering its call_id. A
-// reasoning item belongs to the assistant item right after it; one that no
-// assistant item follows is LoneReasoning.
+// custom tool's custom_tool_call (its input as the arguments) and
+// custom_tool_call_output read the same way; the custom tools an agent
+// offers ({"type":"custom"}: Codex's apply_patch) are not among Tools, which
+// the case's turn calls with JSON arguments. A reasoning item belongs to the
+// assistant item right after it; one that no assistant item follows is
+// LoneReasoning.
 var responsesFormat = Format{Format: responses.Format, Read: readResponses,
 	cases: ResponsesCases, cut: responsesCutPoint, renumber: renumberResponses, dir: "responses"}
 
@@ -41,6 +45,7 @@ type responsesItem struct {
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"` // custom_tool_call
 }
 
 func readResponses(body []byte) (Request, error) {
@@ -73,7 +78,10 @@ func readResponses(body []byte) (Request, error) {
 		case it.Type == "reasoning":
 			reasoning = append(reasoning, it.ID)
 			continue
-		case it.Type == "function_call":
+		case it.Type == "function_call" || it.Type == "custom_tool_call":
+			if it.Type == "custom_tool_call" {
+				it.Arguments = it.Input
+			}
 			if !open {
 				r.Messages = append(r.Messages, Message{Role: "assistant"})
 				open = true
@@ -81,7 +89,7 @@ func readResponses(body []byte) (Request, error) {
 			last := &r.Messages[len(r.Messages)-1]
 			last.ReasoningIDs = append(last.ReasoningIDs, reasoning...)
 			last.Calls = append(last.Calls, Call{ID: it.CallID, Name: it.Name, Arguments: argumentsText(it.Arguments), ItemID: it.ID})
-		case it.Type == "function_call_output":
+		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 			r.LoneReasoning = append(r.LoneReasoning, reasoning...)
 			r.Messages = append(r.Messages, Message{Role: "tool", CallID: it.CallID})
 			open = false

@@ -26,8 +26,8 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 			reachesResults = append(reachesResults, c.ID)
 		}
 	}
-	if len(reachesResults) != 18 {
-		t.Fatalf("%d cases reach the tool results, want the clean turn, 14 benign quirks, bad_args, the echo and the 429: %v", len(reachesResults), reachesResults)
+	if len(reachesResults) != 20 {
+		t.Fatalf("%d cases reach the tool results, want the clean turn, 16 benign quirks, bad_args, the echo and the 429: %v", len(reachesResults), reachesResults)
 	}
 	// naive are the cases the naive merger fails: it finds items only by the
 	// id output_item.added gave them, takes arguments only from the deltas,
@@ -81,6 +81,11 @@ func TestReadResponses(t *testing.T) {
 			body:       `{"input":[{"type":"reasoning","id":"rs_1"},{"type":"message","role":"assistant","content":"a"},{"type":"reasoning","id":"rs_2"},{"type":"function_call","call_id":"c1","name":"grep","arguments":"{}"}]}`,
 			want:       []Message{{Role: "assistant", Text: "a", ReasoningIDs: []string{"rs_1", "rs_2"}, Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}}},
 			assistants: 1},
+		{reason: "a custom tool's call and output read as a call (its input the arguments) and a tool message",
+			body: `{"input":[{"type":"custom_tool_call","id":"ctc_1","call_id":"c1","name":"apply_patch","input":"*** Begin Patch\n*** End Patch"},` +
+				`{"type":"function_call","call_id":"c2","name":"grep","arguments":"{}"},{"type":"custom_tool_call_output","call_id":"c1","output":"done"},{"type":"function_call_output","call_id":"c2","output":"x"}]}`,
+			want: []Message{{Role: "assistant", Calls: []Call{{ID: "c1", Name: "apply_patch", Arguments: "*** Begin Patch\n*** End Patch", ItemID: "ctc_1"}, {ID: "c2", Name: "grep", Arguments: `{}`}}},
+				{Role: "tool", CallID: "c1"}, {Role: "tool", CallID: "c2"}}, assistants: 1},
 	}
 	for _, tt := range tests {
 		r, err := responsesFormat.Read([]byte(tt.body))
@@ -103,7 +108,7 @@ func TestReadResponses(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrNotARequest", bad, err)
 		}
 	}
-	r, err := responsesFormat.Read([]byte(`{"model":"m","stream":true,"input":[],"tools":[{"type":"web_search"},` + string(testResponsesTools)[1:] + `}`))
+	r, err := responsesFormat.Read([]byte(`{"model":"m","stream":true,"input":[],"tools":[{"type":"web_search"},{"type":"custom","name":"apply_patch","format":{"type":"grammar"}},` + string(testResponsesTools)[1:] + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}

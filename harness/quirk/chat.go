@@ -49,7 +49,7 @@ func chatQuirks() []Quirk {
 		{Name: "bad_args", API: chat, Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},
 	}
-	return qs
+	return append(qs, chatPieceQuirks(chat)...)
 }
 
 // callEdit adapts an edit of the parsed stream into an Apply function.

@@ -20,11 +20,13 @@
 //     ErrNotApplicable too; callers that sweep every quirk skip those.
 //   - Benign means a correct merger reads the broken stream as the same
 //     turn (same text, same calls in the same order); Warns that it also
-//     reports a warning; DropsIDs that the calls lose their ids.
+//     reports a warning; Reasoning that it adds reasoning text the merger
+//     keeps apart (the transcript gains thinking lines only); DropsIDs that
+//     the calls lose their ids.
 //   - The same body and seed always give the same bytes. Only the events a
 //     transform edits are re-encoded, their members in the original order.
-//   - One file per format holds its quirks (chat*.go, messages*.go,
-//     responses.go); a new quirk goes in its format's list and nowhere
-//     else. The goldens in testdata are rewritten by go test
+//   - Each format's files hold its quirks (chat*.go, messages*.go,
+//     responses*.go); a new quirk goes in its format's list (or a list
+//     that one appends) and nowhere else. The goldens in testdata are rewritten by go test
 //     ./harness/quirk -update.
 package quirk

@@ -27,6 +27,7 @@ type refCall struct {
 type refAcc struct {
 	id, name string
 	args     strings.Builder
+	pieces   []string // the non-empty argument pieces, for the cumulative reading
 	index    int64
 	hasIndex bool
 }
@@ -106,10 +107,13 @@ func refMerge(body []byte) (refTurn, error) {
 					c.id = id
 					byID[id] = c
 				}
-				if c.name == "" {
-					c.name = name
+				if name != c.name { // a name in pieces; a repeat adds nothing
+					c.name += name
 				}
 				c.args.WriteString(tc.Function.Arguments)
+				if tc.Function.Arguments != "" {
+					c.pieces = append(c.pieces, tc.Function.Arguments)
+				}
 				last = c
 			}
 		}
@@ -117,7 +121,7 @@ func refMerge(body []byte) (refTurn, error) {
 	sorted := append([]*refAcc(nil), calls...)
 	sort.SliceStable(sorted, func(a, b int) bool { return sorted[a].index < sorted[b].index })
 	for pos, c := range sorted {
-		call := refCall{ID: c.id, Name: c.name, Arguments: c.args.String()}
+		call := refCall{ID: c.id, Name: c.name, Arguments: c.arguments()}
 		if call.ID == "" {
 			call.ID = fmt.Sprintf("call_%d_%d", c.index, pos)
 		}
@@ -175,4 +179,21 @@ func refChoices(body []byte) (first int64, several bool) {
 		}
 	}
 	return first, several
+}
+
+// arguments is the call's arguments: the pieces joined when that is valid
+// JSON; else, when the last piece is valid JSON and carries what came
+// before (it starts with the piece before it, or equals all of them), the
+// last piece; else the pieces joined.
+func (c *refAcc) arguments() string {
+	joined := c.args.String()
+	n := len(c.pieces)
+	if n < 2 || json.Valid([]byte(joined)) {
+		return joined
+	}
+	last := c.pieces[n-1]
+	if json.Valid([]byte(last)) && (strings.HasPrefix(last, c.pieces[n-2]) || last == strings.Join(c.pieces[:n-1], "")) {
+		return last
+	}
+	return joined
 }

@@ -51,6 +51,7 @@ func messagesQuirks() []Quirk {
 		{Name: "messages_cut_before_stop", Benign: false, Apply: msgEdit(cutBeforeStop),
 			Doc: "the connection drops inside the last tool call's arguments: no message_delta, no message_stop"},
 	}
+	qs = append(qs, messagesBlockQuirks()...)
 	for i := range qs {
 		qs[i].API = messages.Format.Name
 	}

@@ -2,6 +2,7 @@ package quirk
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -72,6 +73,11 @@ func TestMessagesQuirkSemantics(t *testing.T) {
 				var se *agent.StreamError
 				if !errors.As(err, &se) || se.Type != "overloaded_error" || len(got.ToolCalls) != 1 {
 					t.Errorf("err = %v, %d calls; want overloaded_error and the first call cut", err, len(got.ToolCalls))
+				}
+				return
+			case "messages_max_tokens_cut":
+				if !errors.Is(err, agent.ErrOutputLimit) || len(got.ToolCalls) != 2 || json.Valid([]byte(got.ToolCalls[1].Function.Arguments)) {
+					t.Errorf("err = %v, calls %+v; want an output limit error with the last call cut", err, got.ToolCalls)
 				}
 				return
 			case "messages_cut_before_stop":

@@ -25,6 +25,10 @@ type Quirk struct {
 	// Warns means a correct merger reports a warning for the shape (the
 	// turn is still the same): agentvcr run prints it on stderr.
 	Warns bool
+	// Reasoning means the shape adds reasoning text that a correct merger
+	// keeps apart from the answer: agentvcr run shows it as thinking lines,
+	// and the transcript is the clean one once those lines are left out.
+	Reasoning bool
 	// API is the wire format the transform edits (agent.Format.Name), "" when
 	// it edits any SSE stream (line ends, comments). Every quirk All returns
 	// refuses a stream or cassette in another format with ErrNotApplicable.

@@ -14,7 +14,7 @@ func responsesQuirks() []Quirk {
 	q := func(name string, benign, warns bool, edit func([]*streamItem) ([]*streamItem, error), doc string) Quirk {
 		return Quirk{Name: "responses_" + name, API: responses.Format.Name, Benign: benign, Warns: warns, Apply: respEdit(edit), Doc: doc}
 	}
-	return []Quirk{
+	return append([]Quirk{
 		q("shared_output_index", true, false, sharedOutputIndex,
 			"a reasoning item at each call's output_index: both 0 (decolua/9router #2611, theopenco/llmgateway #2908)"),
 		q("added_by_call_id", true, false, addedByCallID,
@@ -55,7 +55,7 @@ func responsesQuirks() []Quirk {
 			"an error event instead of response.completed after HTTP 200 (lsdefine/GenericAgent #753)"),
 		q("second_response", false, false, secondResponse,
 			"a second response after the first one's response.completed, in the same stream"),
-	}
+	}, responsesRound3Quirks(responses.Format.Name)...)
 }
 
 // respEdit adapts an edit of a parsed Responses stream into an Apply

@@ -73,6 +73,13 @@ func TestResponsesQuirkSemantics(t *testing.T) {
 					t.Errorf("warnings %q, Warns = %v", got.Warnings, q.Warns)
 				}
 				got.Warnings = nil
+				if q.Reasoning {
+					want := []agent.Thinking{{Type: agent.ThinkingReasoning, Text: reasoningText}}
+					if diff := cmp.Diff(want, got.Thinking); diff != "" {
+						t.Errorf("reasoning (-want +got):\n%s", diff)
+					}
+					got.Thinking = nil
+				}
 				if diff := cmp.Diff(base, got); diff != "" {
 					t.Errorf("merged turn (-clean +quirk):\n%s", diff)
 				}

@@ -31,9 +31,9 @@ func TestConformBadInput(t *testing.T) {
 		{"no command", []string{"conform"},
 			"agentvcr conform: no agent to run: give its command after --, e.g. agentvcr conform -- node agent.js\n"},
 		{"an unknown case", append([]string{"conform", "-case", "clean,index_plus_2"}, agent...),
-			"agentvcr conform: unknown case \"index_plus_2\": the cases are clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, bad_args, midstream_error, truncated, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset (agentvcr conform -list describes them)\n"},
+			"agentvcr conform: unknown case \"index_plus_2\": the cases are clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args, midstream_error, truncated, finish_length, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset (agentvcr conform -list describes them)\n"},
 		{"a baseline naming no case", append([]string{"conform", "-baseline", unknown}, agent...),
-			"agentvcr conform: bad baseline: " + unknown + " line 2: \"index_plus_2\" is no case: remove it, or pick one of clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, bad_args, midstream_error, truncated, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset\n"},
+			"agentvcr conform: bad baseline: " + unknown + " line 2: \"index_plus_2\" is no case: remove it, or pick one of clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args, midstream_error, truncated, finish_length, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset\n"},
 		{"two ids on a baseline line", append([]string{"conform", "-baseline", spaced}, agent...),
 			"agentvcr conform: bad baseline: " + spaced + " line 1: \"clean truncated\": write one case id per line, with an optional '# reason' after it\n"},
 		{"an id listed twice", append([]string{"conform", "-baseline", twice}, agent...),
@@ -49,7 +49,7 @@ func TestConformBadInput(t *testing.T) {
 		{"an unknown -api", append([]string{"conform", "-api", "completions"}, agent...),
 			"agentvcr conform: -api: unknown wire format \"completions\": want chat, messages or responses\n"},
 		{"a chat case under -api messages", append([]string{"conform", "-api", "messages", "-case", "clean"}, agent...),
-			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_overloaded_midstream, messages_cut_before_stop, messages_echo_thinking, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
+			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_all_index_0, messages_start_repeats_index, messages_prefilled_start, messages_stop_twice, messages_overloaded_midstream, messages_cut_before_stop, messages_max_tokens_cut, messages_echo_thinking, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
 		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),
 			"agentvcr conform: -timeout 0s: give a positive duration such as 30s\n"},
 	}
@@ -70,7 +70,7 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 26 || !strings.HasPrefix(lines[1], "index_plus_1       quirk   tool_calls[].index counts from 1") {
+	if len(lines) != 30 || !strings.HasPrefix(lines[1], "index_plus_1         quirk   tool_calls[].index counts from 1") {
 		t.Errorf("-list printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-api", "messages")
@@ -78,9 +78,9 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines = strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 24 || lines[0] != "messages_clean                  quirk   the clean turn, as Anthropic streams it" ||
-		!strings.HasPrefix(lines[19], "messages_echo_thinking          echo    a thinking block with its signature before the turn") ||
-		!strings.HasPrefix(lines[23], "messages_fault_reset            fault   the first stream's connection is closed") {
+	if len(lines) != 29 || lines[0] != "messages_clean                  quirk   the clean turn, as Anthropic streams it" ||
+		!strings.HasPrefix(lines[24], "messages_echo_thinking          echo    a thinking block with its signature before the turn") ||
+		!strings.HasPrefix(lines[28], "messages_fault_reset            fault   the first stream's connection is closed") {
 		t.Errorf("-list -api messages printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-api", "responses")
@@ -88,16 +88,16 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines = strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 26 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
-		!strings.HasPrefix(lines[21], "responses_echo_reasoning         echo    a reasoning item before the turn's items") ||
-		!strings.HasPrefix(lines[25], "responses_fault_reset            fault   the first stream's connection is closed") {
+	if len(lines) != 28 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
+		!strings.HasPrefix(lines[23], "responses_echo_reasoning         echo    a reasoning item before the turn's items") ||
+		!strings.HasPrefix(lines[27], "responses_fault_reset            fault   the first stream's connection is closed") {
 		t.Errorf("-list -api responses printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-cassette", "x.yaml")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if n := strings.Count(stdout, "\n"); n != 17 || !strings.HasPrefix(stdout, "replay ") {
+	if n := strings.Count(stdout, "\n"); n != 20 || !strings.HasPrefix(stdout, "replay ") {
 		t.Errorf("-list -cassette printed %d lines:\n%s", n, stdout)
 	}
 }

@@ -21,7 +21,8 @@ it as one JSON line:
   {"text":"…","finish_reason":"…","tool_turn":true,"tool_calls":[{"id":"…","name":"…","arguments":"…"}]}
 When the model sent reasoning, "thinking":[{"type":"…","text":"…"}] follows
 "tool_calls"; a call that came with extra_content (Gemini's thought signature)
-has it after "arguments". Both are left out when there are none.
+has it after "arguments", and a custom tool's call (freeform input, OpenAI
+Responses) has "type":"custom" last. They are left out when there are none.
 -api names the wire format (-format is the same flag); auto (the default)
 reads it from the first event: each format knows its own events (Anthropic
 Messages: message_start, content_block_*, ping; OpenAI Responses:

@@ -37,13 +37,20 @@ type summaryCall struct {
 	Name         string          `json:"name"`
 	Arguments    string          `json:"arguments"`
 	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
+	// Type is "custom" for a custom tool's call (freeform input), left out
+	// for a function call.
+	Type string `json:"type,omitempty"`
 }
 
 // summarize returns the turn's merge view.
 func summarize(t *agent.Turn) summary {
 	s := summary{Text: t.Text, FinishReason: t.FinishReason, ToolTurn: t.ToolTurn, ToolCalls: []summaryCall{}, Warnings: t.Warnings}
 	for _, c := range t.ToolCalls {
-		s.ToolCalls = append(s.ToolCalls, summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent})
+		call := summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent}
+		if c.Type == "custom" {
+			call.Type = c.Type
+		}
+		s.ToolCalls = append(s.ToolCalls, call)
 	}
 	for _, th := range t.Thinking {
 		s.Thinking = append(s.Thinking, summaryThinking(th))

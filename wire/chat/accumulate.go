@@ -16,6 +16,8 @@ type callSlot struct {
 	id       string
 	name     string
 	args     []byte
+	lastAt   int    // where the last non-empty string piece of args begins
+	prevAt   int    // where the one before it begins
 	extra    []byte // extra_content as received (the first one), echoed as is
 	index    int
 	hasIndex bool
@@ -70,10 +72,8 @@ func (a *accumulator) add(p *toolPiece) {
 			a.byID[id] = c
 		}
 	}
-	if name != "" && c.name == "" {
-		c.name = name
-	}
-	c.args = appendArgs(c.args, p.Function.Arguments)
+	c.name = joinName(c.name, name)
+	c.addArgs(p.Function.Arguments)
 	a.latest = c
 }
 
@@ -91,8 +91,11 @@ func (a *accumulator) find(p *toolPiece, id, name string) *callSlot {
 	}
 	// rule 3: no index
 	c := a.latest
-	if c == nil || id != "" || (name != "" && c.name != "" && name != c.name) {
+	if c == nil || id != "" {
 		return nil
+	}
+	if name != "" && c.name != "" && joinName(c.name, name) != c.name && len(c.args) > 0 {
+		return nil // another name after arguments: the next call
 	}
 	return c
 }
@@ -119,20 +122,28 @@ func argText(raw rawArgs) []byte {
 	return raw
 }
 
-// appendArgs appends a string fragment; any other value (an object) is
+// addArgs appends a string fragment, remembering where it begins (for the
+// cumulative reading, arguments.go); any other value (an object) is
 // serialized compactly and replaces the text.
-func appendArgs(dst []byte, raw rawArgs) []byte {
+func (c *callSlot) addArgs(raw rawArgs) {
 	switch {
 	case len(raw) == 0:
-		return dst
+		return
 	case raw[0] == '"':
-		return jsonscan.AppendUnquoted(dst, raw)
+		at := len(c.args)
+		c.args = jsonscan.AppendUnquoted(c.args, raw)
+		if len(c.args) > at {
+			c.prevAt, c.lastAt = c.lastAt, at
+		}
+		return
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
-		return append(dst[:0], raw...)
+		c.args = append(c.args[:0], raw...)
+	} else {
+		c.args = append(c.args[:0], b.Bytes()...)
 	}
-	return append(dst[:0], b.Bytes()...)
+	c.prevAt, c.lastAt = 0, 0
 }
 
 // drain returns the calls sorted by index (a call without an index sorts by
@@ -155,7 +166,7 @@ func (a *accumulator) drain() []agent.ToolCall {
 		if id == "" {
 			id = a.synthID(key(c), pos)
 		}
-		args := string(c.args)
+		args := string(c.arguments())
 		if len(bytes.TrimSpace(c.args)) == 0 {
 			args = "{}"
 		}

@@ -49,20 +49,37 @@
 //  2. else, with an index: the call at that index; a new non-empty id plus a
 //     name at an index in use opens a new call when the call there already
 //     has an id or another name (Ollama sends every call at index 0);
-//  3. else, without an index: a new id, or a name that differs from the
-//     latest call's, opens a new call; otherwise the piece continues the
-//     latest call (the one the last piece went to);
+//  3. else, without an index: a new id, or a name that is not a repeat of
+//     the latest call's once that call has argument text, opens a new call;
+//     otherwise the piece continues the latest call (the one the last piece
+//     went to): a name before any argument is the next piece of the name;
 //  4. id: the first non-empty one wins ("" and "null" are no id; later ids
-//     become aliases of the call); name: set once, never clobbered by "" or a
-//     repeat; arguments: strings are appended, any other JSON value (an
-//     object) is serialized compactly and replaces the text. A piece with no
-//     id, no name and no argument text opens nothing;
+//     become aliases of the call); name: each piece is appended unless it
+//     repeats the whole name so far ("read_" then "file" is read_file, the
+//     name sent whole on every piece stays one name, "" never clobbers);
+//     arguments: strings are appended, any other JSON value (an object) is
+//     serialized compactly and replaces the text. A piece with no id, no name
+//     and no argument text opens nothing;
 //  5. at the end the calls are drained sorted by index (ties go to the first
 //     seen; a call without an index sorts by its first-seen position), empty
 //     arguments become "{}", a missing id becomes call_<index>_<position>
 //     (suffixed if a real id has that name). A turn is a tool turn when
 //     finish_reason is "tool_calls" or at least one call merged.
 //
-// Arguments are never parsed here: invalid JSON reaches the tool entry, which
-// turns it into a failure result fed back to the model.
+// Cumulative arguments (arguments.go): some gateways send in every piece
+// all the arguments so far (DeepSeek, Qianfan, MiniMax), or the whole
+// arguments again after proper deltas (OpenRouter). The decision is taken at
+// the end, by what is valid JSON, never by a prefix test alone (a genuine
+// delta may begin with the text so far: `{"a":` then `{"a":1}}`): the
+// concatenation when it is valid JSON; else the last piece, when it is valid
+// JSON and begins with the piece before it or is the whole text before it;
+// else the text as sent. Arguments are not parsed otherwise: invalid JSON
+// reaches the tool entry, which turns it into a failure result fed back to
+// the model.
+//
+// The output limit: finish_reason "length" after a call whose arguments are
+// not valid JSON means the limit cut the call. Merge returns the turn so far
+// with an *agent.OutputLimitError (errors.Is agent.ErrOutputLimit), so the
+// loop runs nothing and adds nothing to the history. A "length" turn whose
+// calls are all whole is a turn.
 package chat

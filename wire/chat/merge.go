@@ -70,12 +70,14 @@ func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 		return false, m.add(data)
 	})
 	switch {
-	case err != nil, done:
+	case err != nil:
 		return m.turn(), err
+	case done:
+		return m.end()
 	case !m.result().finished:
 		return m.turn(), agent.ErrTruncatedStream
 	}
-	return m.turn(), nil
+	return m.end()
 }
 
 // add merges one chunk's JSON.

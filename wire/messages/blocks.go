@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/agentvcr/agentvcr/agent"
@@ -30,6 +29,11 @@ type msgBlock struct {
 	text      []byte // text or thinking
 	signature string
 	data      string
+	index     int  // the index its deltas and stop name (index.go)
+	key       int  // where it sorts among the blocks (index.go)
+	seq       int  // its place among the blocks started
+	reused    bool // it started at an index whose block had stopped
+	stopped   bool // content_block_stop came
 }
 
 // msgMerger folds Messages events into a Turn.
@@ -40,12 +44,14 @@ type msgMerger struct {
 	stopped    bool // message_stop came
 	stopReason string
 	usage      *msgUsage
-	blocks     map[int]*msgBlock
-	slab       []msgBlock // blocks are carved from this slab
-	argSlab    []byte     // each tool_use's arguments start in a window of this slab
-	ev         msgEvent   // reused between events
-	bd         blockDelta // reused between events
-	jsonOnly   bool       // decode every event with encoding/json (tests compare the paths)
+	blocks     map[int]*msgBlock // the latest block at each index
+	order      []*msgBlock       // every block, in the order they started
+	maxIndex   int               // the highest index started
+	slab       []msgBlock        // blocks are carved from this slab
+	argSlab    []byte            // each tool_use's arguments start in a window of this slab
+	ev         msgEvent          // reused between events
+	bd         blockDelta        // reused between events
+	jsonOnly   bool              // decode every event with encoding/json (tests compare the paths)
 }
 
 // add merges one event's JSON.
@@ -53,6 +59,7 @@ func (m *msgMerger) add(data []byte) error {
 	m.events++
 	fast := ""
 	if !m.jsonOnly {
+		m.bd.index = -1 // a stop without an index stops nothing
 		fast = scanEvent(data, &m.bd)
 	}
 	switch fast {
@@ -68,7 +75,10 @@ func (m *msgMerger) add(data []byte) error {
 			b.kind, b.id, b.name = blockKindToolUse, string(st.id), internName(st.name)
 		}
 		return m.addBlock(m.bd.index, b)
-	case "content_block_stop", "ping":
+	case "content_block_stop":
+		m.stop(m.bd.index)
+		return nil
+	case "ping":
 		return nil
 	}
 	ev := &m.ev
@@ -86,7 +96,7 @@ func (m *msgMerger) add(data []byte) error {
 			return fmt.Errorf("event %d: content_block_delta without index", m.events)
 		}
 		if !decodedDelta(ev, &m.bd) {
-			if _, ok := m.blocks[*ev.Index]; !ok {
+			if m.deltaBlock(*ev.Index) == nil {
 				return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, *ev.Index)
 			}
 			return nil
@@ -99,10 +109,14 @@ func (m *msgMerger) add(data []byte) error {
 		m.addUsage(ev.Usage)
 	case "message_stop":
 		m.stopped = true
+	case "content_block_stop":
+		if ev.Index != nil {
+			m.stop(*ev.Index)
+		}
 	case "error":
 		return agent.EventError(data)
 	}
-	// ping, content_block_stop and unknown types change nothing.
+	// ping and unknown types change nothing.
 	return nil
 }
 
@@ -121,17 +135,25 @@ func (m *msgMerger) start(ev *msgEvent) error {
 		return fmt.Errorf("event %d: message %q after message %q: %w", m.events, id, m.id, ErrSecondMessage)
 	}
 	m.started, m.id = true, id
-	if ev.Message != nil {
-		m.addUsage(ev.Message.Usage)
+	if ev.Message == nil {
+		return nil
 	}
-	return nil
+	m.addUsage(ev.Message.Usage)
+	if m.stopReason == "" {
+		m.stopReason = ev.Message.StopReason
+	}
+	return m.prefilled(ev.Message.Content)
 }
 
 func (m *msgMerger) blockStart(ev *msgEvent) error {
 	if ev.Index == nil || ev.ContentBlock == nil {
 		return fmt.Errorf("event %d: content_block_start without index or content_block", m.events)
 	}
-	cb := ev.ContentBlock
+	return m.addBlock(*ev.Index, m.startedBlock(ev.ContentBlock))
+}
+
+// startedBlock is the block a content_block_start's content_block begins.
+func (m *msgMerger) startedBlock(cb *msgBlockStart) *msgBlock {
 	b := m.newBlock(cb.Type == "tool_use")
 	b.id, b.name = cb.ID, cb.Name
 	switch cb.Type {
@@ -150,7 +172,7 @@ func (m *msgMerger) blockStart(ev *msgEvent) error {
 	default:
 		b.kind = blockKindOther
 	}
-	return m.addBlock(*ev.Index, b)
+	return b
 }
 
 // Slab sizes of the Messages merger: blocks per slab, and the argument
@@ -181,18 +203,6 @@ func (m *msgMerger) newBlock(tool bool) *msgBlock {
 	return b
 }
 
-// addBlock keeps a started block under its index.
-func (m *msgMerger) addBlock(index int, b *msgBlock) error {
-	if m.blocks == nil {
-		m.blocks = make(map[int]*msgBlock)
-	}
-	if _, dup := m.blocks[index]; dup {
-		return fmt.Errorf("event %d: content block %d started twice", m.events, index)
-	}
-	m.blocks[index] = b
-	return nil
-}
-
 // internName returns the names of the agent's tools without allocating.
 func internName(b []byte) string {
 	switch string(b) {
@@ -208,8 +218,8 @@ func internName(b []byte) string {
 
 // delta applies one content_block_delta to its block, found by index.
 func (m *msgMerger) delta(d *blockDelta) error {
-	b, ok := m.blocks[d.index]
-	if !ok {
+	b := m.deltaBlock(d.index)
+	if b == nil {
 		return fmt.Errorf("event %d: delta for content block %d, which never started", m.events, d.index)
 	}
 	add := func(dst []byte) []byte {
@@ -284,27 +294,22 @@ func (m *msgMerger) turn() *agent.Turn {
 	if n := m.toolBlocks(); n > 0 {
 		t.ToolCalls = make([]agent.ToolCall, 0, n)
 	}
-	indexes := make([]int, 0, len(m.blocks))
-	for i := range m.blocks {
-		indexes = append(indexes, i)
-	}
-	slices.Sort(indexes)
+	blocks := m.sorted()
 	size := 0
-	for _, b := range m.blocks {
+	for _, b := range blocks {
 		if b.kind == blockKindToolUse && b.deltas {
 			size += len(b.args)
 		}
 	}
 	all := make([]byte, 0, size)
-	for _, i := range indexes {
-		if b := m.blocks[i]; b.kind == blockKindToolUse && b.deltas {
+	for _, b := range blocks {
+		if b.kind == blockKindToolUse && b.deltas {
 			all = append(all, b.args...)
 		}
 	}
 	allArgs := string(all) // one string that every call's arguments slice
 	var text []byte
-	for _, i := range indexes {
-		b := m.blocks[i]
+	for _, b := range blocks {
 		switch b.kind {
 		case blockKindText:
 			text = append(text, b.text...)
@@ -317,7 +322,7 @@ func (m *msgMerger) turn() *agent.Turn {
 			if b.deltas {
 				args, allArgs = allArgs[:len(b.args)], allArgs[len(b.args):]
 			}
-			t.ToolCalls = append(t.ToolCalls, b.call(i, args))
+			t.ToolCalls = append(t.ToolCalls, b.call(args))
 		}
 	}
 	t.Text = string(text)
@@ -331,7 +336,7 @@ func (m *msgMerger) turn() *agent.Turn {
 
 func (m *msgMerger) toolBlocks() int {
 	n := 0
-	for _, b := range m.blocks {
+	for _, b := range m.order {
 		if b.kind == blockKindToolUse {
 			n++
 		}
@@ -344,7 +349,7 @@ func (m *msgMerger) toolBlocks() int {
 // repeated by them, trpc-group/trpc-agent-go #1649); with none, the start's
 // non-empty input is; "{}" when both are empty. deltaArgs is the deltas
 // joined, as a string.
-func (b *msgBlock) call(index int, deltaArgs string) agent.ToolCall {
+func (b *msgBlock) call(deltaArgs string) agent.ToolCall {
 	args := "{}"
 	switch {
 	case b.deltas && len(bytes.TrimSpace(b.args)) > 0:
@@ -354,7 +359,10 @@ func (b *msgBlock) call(index int, deltaArgs string) agent.ToolCall {
 	}
 	id := b.id
 	if id == "" {
-		id = "toolu_" + strconv.Itoa(index)
+		id = "toolu_" + strconv.Itoa(b.index)
+		if b.reused {
+			id += "_" + strconv.Itoa(b.seq)
+		}
 	}
 	return agent.ToolCall{ID: id, Type: "function", Function: agent.FunctionCall{Name: b.name, Arguments: args}}
 }

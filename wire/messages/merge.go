@@ -27,8 +27,10 @@ func (truncatedMessages) Is(target error) bool { return target == agent.ErrTrunc
 type msgEvent struct {
 	Type    string `json:"type"`
 	Message *struct {
-		ID    string    `json:"id"`
-		Usage *msgUsage `json:"usage"`
+		ID         string            `json:"id"`
+		Usage      *msgUsage         `json:"usage"`
+		StopReason string            `json:"stop_reason"`
+		Content    []json.RawMessage `json:"content"`
 	} `json:"message"`
 	Index        *int            `json:"index"`
 	ContentBlock *msgBlockStart  `json:"content_block"`
@@ -93,5 +95,5 @@ func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 	case !m.stopped && m.stopReason == "":
 		return m.turn(), truncatedMessages{}
 	}
-	return m.turn(), nil
+	return m.end()
 }

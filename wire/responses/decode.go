@@ -34,13 +34,15 @@ type inputItem struct {
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
+	Input     string          `json:"input"` // custom_tool_call
 	Output    json.RawMessage `json:"output"`
 }
 
 // decodeInput reads a Responses request into the neutral messages
 // the invariants are checked on: a message item is a message, function_call
-// items join the assistant message before them (or open one), and a
-// function_call_output is a tool message answering its call_id.
+// (and custom_tool_call) items join the assistant message before them (or
+// open one), and a function_call_output (or custom_tool_call_output) is a
+// tool message answering its call_id.
 func decodeInput(body []byte) (agent.DecodedRequest, error) {
 	var req inputRequest
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -64,15 +66,18 @@ func decodeInput(body []byte) (agent.DecodedRequest, error) {
 				return agent.DecodedRequest{}, fmt.Errorf("input %d: %w", i, err)
 			}
 			out.Messages = append(out.Messages, agent.Message{Role: it.Role, Content: text})
-		case "function_call":
+		case "function_call", "custom_tool_call":
 			n := len(out.Messages)
 			if n == 0 || out.Messages[n-1].Role != agent.RoleAssistant {
 				out.Messages = append(out.Messages, agent.Message{Role: agent.RoleAssistant})
 				n++
 			}
-			out.Messages[n-1].ToolCalls = append(out.Messages[n-1].ToolCalls, agent.ToolCall{ID: it.CallID, Type: "function",
-				Function: agent.FunctionCall{Name: it.Name, Arguments: it.Arguments}})
-		case "function_call_output":
+			call := agent.ToolCall{ID: it.CallID, Type: "function", Function: agent.FunctionCall{Name: it.Name, Arguments: it.Arguments}}
+			if it.Type == "custom_tool_call" {
+				call.Type, call.Function.Arguments = "custom", it.Input
+			}
+			out.Messages[n-1].ToolCalls = append(out.Messages[n-1].ToolCalls, call)
+		case "function_call_output", "custom_tool_call_output":
 			text, err := inputText(it.Output)
 			if err != nil {
 				return agent.DecodedRequest{}, fmt.Errorf("input %d: output: %w", i, err)
@@ -108,7 +113,8 @@ func inputText(raw json.RawMessage) (string, error) {
 }
 
 // Turn reads a request's model and counts the assistant turns of its
-// "input": each run of assistant message and function_call items is one
+// "input": each run of assistant message, function_call and
+// custom_tool_call items is one
 // (a turn with calls and no text has no message item). The first request
 // is turn 1; a body that does not read is turn 1 of no model.
 func Turn(body []byte) (model string, turn int) {
@@ -127,7 +133,7 @@ func Turn(body []byte) (model string, turn int) {
 	if _, isList := req.Input.([]any); isList && json.Unmarshal(body, &input) == nil {
 		inAssistant := false
 		for _, it := range input.Input {
-			assistant := it.Type == "function_call" || it.Role == agent.RoleAssistant
+			assistant := it.Type == "function_call" || it.Type == "custom_tool_call" || it.Role == agent.RoleAssistant
 			if assistant && !inAssistant {
 				turn++
 			}

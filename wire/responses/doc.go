@@ -20,15 +20,22 @@
 // text never wipes streamed text. response.completed's output only fills
 // gaps (names, arguments, text, calls never streamed): it never wipes or
 // reorders what was streamed. Items come out sorted by output_index
-// (first-seen order breaks ties); only function_call items are calls
-// (built-in tool items such as web_search_call or shell_call are not); a
-// call's id is its call_id. FinishReason is "tool_calls" with calls, else
+// (first-seen order breaks ties); only function_call and custom_tool_call
+// items are calls (built-in tool items such as web_search_call or shell_call
+// are not); a call's id is its call_id. FinishReason is "tool_calls" with calls, else
 // "stop", once response.completed arrived. Events are merged in arrival
 // order; a sequence_number that does not rise is a warning. Unknown event
 // types are ignored; a stream need not begin with response.created.
 // Errors, each with the turn merged so far: an error event,
 // response.failed and response.incomplete are *agent.StreamError (never text);
 // a stream that ends before response.completed matches agent.ErrTruncatedStream;
-// a second response.created or another response id is ErrSecondResponse.
+// a second response.created is ErrSecondResponse (a lifecycle event with
+// another response id is not: GitHub Copilot rotates it on every event).
+// reasoning_text content parts (content_part.added/.done on a reasoning
+// item: DeepSeek, LM Studio, OpenRouter) are reasoning, never answer text.
+// Custom tool calls (custom_tool_call items, custom_tool_call_input.delta
+// and .done) are calls of Type "custom" whose arguments are the freeform
+// input as it came (custom.go); Body answers them with
+// custom_tool_call_output.
 // Events after response.completed are ignored with a warning.
 package responses

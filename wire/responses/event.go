@@ -18,6 +18,7 @@ type respEvent struct {
 	ItemID         string          `json:"item_id"`
 	Delta          json.RawMessage `json:"delta"`     // *.delta: a string (an object is taken as the whole arguments)
 	Arguments      json.RawMessage `json:"arguments"` // function_call_arguments.done
+	Input          json.RawMessage `json:"input"`     // custom_tool_call_input.done
 	Text           *string         `json:"text"`      // output_text.done
 	Name           string          `json:"name"`      // function_call_arguments.done, from some servers
 	Item           *respItemJSON   `json:"item"`      // output_item.added, output_item.done
@@ -39,6 +40,7 @@ type respItemJSON struct {
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"` // custom_tool_call: the freeform input
 	Content   []respPartJSON  `json:"content"`
 	Summary   []respPartJSON  `json:"summary"` // reasoning
 }
@@ -69,8 +71,9 @@ type respUsage struct {
 }
 
 // The item kinds the merger tells apart. Every item type other than message,
-// function_call and reasoning (web_search_call, shell_call, apply_patch_call,
-// …) is kindOther: a built-in tool the server runs, never a call for the agent.
+// function_call, custom_tool_call and reasoning (web_search_call, shell_call,
+// apply_patch_call, …) is kindOther: a built-in tool the server runs, never a
+// call for the agent.
 type respKind uint8
 
 const (
@@ -78,7 +81,11 @@ const (
 	kindMessage
 	kindFunctionCall
 	kindReasoning
+	kindCustomCall // a custom tool's call: freeform input, no JSON arguments
 )
+
+// isCall reports whether items of kind k are the agent's calls.
+func isCall(k respKind) bool { return k == kindFunctionCall || k == kindCustomCall }
 
 func kindOf(itemType string) respKind {
 	switch itemType {
@@ -88,6 +95,8 @@ func kindOf(itemType string) respKind {
 		return kindFunctionCall
 	case "reasoning":
 		return kindReasoning
+	case "custom_tool_call":
+		return kindCustomCall
 	}
 	return kindOther
 }
@@ -101,6 +110,8 @@ func kindOfEvent(typ string) (respKind, bool) {
 		return kindMessage, true
 	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
 		return kindFunctionCall, true
+	case "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done":
+		return kindCustomCall, true
 	case "response.reasoning_text.delta", "response.reasoning_text.done",
 		"response.reasoning_summary_text.delta", "response.reasoning_summary_text.done",
 		"response.reasoning_summary_part.added", "response.reasoning_summary_part.done":

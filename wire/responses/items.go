@@ -64,7 +64,7 @@ func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUna
 	if it := s.byCall[callID]; callID != "" && it != nil {
 		return it
 	}
-	if kind == kindFunctionCall {
+	if isCall(kind) {
 		if it := s.byCall[id]; id != "" && it != nil {
 			return it
 		}
@@ -109,7 +109,7 @@ func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
 	if it := s.byID[string(id)]; len(id) > 0 && it != nil && it.kind == kind {
 		return it
 	}
-	if it := s.byCall[string(id)]; len(id) > 0 && kind == kindFunctionCall && it != nil {
+	if it := s.byCall[string(id)]; len(id) > 0 && isCall(kind) && it != nil {
 		return it
 	}
 	return s.find(string(id), "", kind, index)
@@ -126,7 +126,7 @@ func (s *respItems) name(it *respItem, id, callID string) {
 			s.byID[id] = it
 		}
 	}
-	if callID != "" && it.kind == kindFunctionCall {
+	if callID != "" && isCall(it.kind) {
 		if it.callID == "" {
 			it.callID = callID
 		}
@@ -186,13 +186,15 @@ func (s *respItems) sorted() []*respItem {
 	return out
 }
 
-// calls returns the function calls in output order. The call's id is its
-// call_id (what function_call_output answers), else its item id, else a
-// made-up call_<index>_<position>; empty arguments become "{}".
+// calls returns the function and custom calls in output order. The call's
+// id is its call_id (what function_call_output answers), else its item id,
+// else a made-up call_<index>_<position>; empty arguments become "{}". A
+// custom call has Type "custom" and its freeform input as the arguments,
+// kept as they are ("" included).
 func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 	var out []agent.ToolCall
 	for _, it := range items {
-		if it.kind != kindFunctionCall {
+		if !isCall(it.kind) {
 			continue
 		}
 		id := it.callID
@@ -206,10 +208,13 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 		if it.argsFrom == "" && len(it.fallback) > 0 {
 			args = string(it.fallback)
 		}
-		if len(bytes.TrimSpace([]byte(args))) == 0 {
+		typ := "function"
+		if it.kind == kindCustomCall {
+			typ = "custom"
+		} else if len(bytes.TrimSpace([]byte(args))) == 0 {
 			args = "{}"
 		}
-		out = append(out, agent.ToolCall{ID: id, Type: "function", Function: agent.FunctionCall{Name: it.name, Arguments: args}})
+		out = append(out, agent.ToolCall{ID: id, Type: typ, Function: agent.FunctionCall{Name: it.name, Arguments: args}})
 	}
 	return out
 }

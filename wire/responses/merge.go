@@ -13,8 +13,9 @@ import (
 )
 
 // ErrSecondResponse is wrapped by the error a Responses stream gives when it
-// carries a second response after the first (a new response.created, or a
-// lifecycle event with another response id).
+// carries a second response after the first: a second response.created (a
+// lifecycle event with another response id is the same response, its id
+// rotated).
 var ErrSecondResponse = errors.New("a second response in one stream")
 
 // respTruncated is the error of a Responses stream that ends before
@@ -135,6 +136,9 @@ func (m *respMerger) content(ev *respEvent) {
 	if !ok {
 		return
 	}
+	if ev.Part != nil && ev.Part.Type == "reasoning_text" {
+		kind = kindReasoning // reasoning content parts (DeepSeek, LM Studio, OpenRouter)
+	}
 	it := m.items.find(ev.ItemID, "", kind, ev.OutputIndex)
 	switch ev.Type {
 	case "response.function_call_arguments.delta":
@@ -150,6 +154,14 @@ func (m *respMerger) content(ev *respEvent) {
 			it.name = ev.Name
 		}
 		if text, _ := deltaText(ev.Arguments); len(text) > 0 {
+			m.confirmArgs(it, text, ev.Type)
+		}
+	case "response.custom_tool_call_input.delta":
+		text, _ := deltaText(ev.Delta)
+		it.args = append(it.args, text...)
+		it.argsFrom = "deltas"
+	case "response.custom_tool_call_input.done":
+		if text, isString := deltaText(ev.Input); isString {
 			m.confirmArgs(it, text, ev.Type)
 		}
 	case "response.output_text.delta", "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
@@ -237,7 +249,7 @@ func (m *respMerger) itemAdded(ev *respEvent) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text, _ := deltaText(j.Arguments); len(text) > 0 && it.fallback == nil {
+	if text := j.callText(); len(text) > 0 && it.fallback == nil {
 		it.fallback = text
 	}
 }
@@ -253,7 +265,7 @@ func (m *respMerger) itemDone(ev *respEvent) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text, _ := deltaText(j.Arguments); len(text) > 0 {
+	if text := j.callText(); len(text) > 0 {
 		m.confirmArgs(it, text, ev.Type)
 	}
 	for i, p := range append(j.Content, j.Summary...) {
@@ -328,17 +340,13 @@ func (m *respMerger) sequence(n int64, ok bool) {
 	m.seq, m.hasSeq = n, true
 }
 
-// sameResponse checks that a lifecycle event is about the stream's response.
+// sameResponse notes the response's id from a lifecycle event. Another id
+// on a later event is not a second response: GitHub Copilot rotates the
+// response id on every lifecycle event as it rotates item ids (vercel/ai's
+// github-copilot-id-rotation recording); only a second response.created is.
 func (m *respMerger) sameResponse(r *respResponse) error {
-	if r == nil || r.ID == "" {
-		return nil
-	}
-	if m.responseID == "" {
+	if r != nil && r.ID != "" && m.responseID == "" {
 		m.responseID = r.ID
-		return nil
-	}
-	if r.ID != m.responseID {
-		return m.secondResponse(r)
 	}
 	return nil
 }
@@ -405,7 +413,7 @@ func (m *respMerger) fillGaps(it *respItem, j *respItemJSON) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text, _ := deltaText(j.Arguments); len(text) > 0 && it.argsFrom == "" {
+	if text := j.callText(); len(text) > 0 && it.argsFrom == "" {
 		it.args = append(it.args[:0], text...)
 		it.argsFrom = "response.completed"
 	}

@@ -113,8 +113,9 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 }
 
 // respItemFields are the item members the fast path reads, then those only
-// encoding/json reads (an item with content or a summary goes to it).
-var respItemFields = []string{"id", "type", "call_id", "name", "arguments", "content", "summary"}
+// encoding/json reads (an item with content, a summary or a custom call's
+// input goes to it).
+var respItemFields = []string{"id", "type", "call_id", "name", "arguments", "content", "summary", "input"}
 
 // fastItem scans an output item without content or summary: a function
 // call, or a built-in tool's item.

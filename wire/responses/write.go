@@ -23,6 +23,7 @@ type (
 		Delta          *string         `json:"delta,omitempty"`
 		Text           *string         `json:"text,omitempty"`
 		Arguments      *string         `json:"arguments,omitempty"`
+		Input          *string         `json:"input,omitempty"`
 	}
 	streamResponse struct {
 		ID        string       `json:"id"`
@@ -40,6 +41,7 @@ type (
 		Role      string        `json:"role,omitempty"`
 		Content   *[]streamPart `json:"content,omitempty"`
 		Arguments *string       `json:"arguments,omitempty"`
+		Input     *string       `json:"input,omitempty"`
 		CallID    string        `json:"call_id,omitempty"`
 		Name      string        `json:"name,omitempty"`
 	}
@@ -57,8 +59,10 @@ type (
 // output_text.done, content_part.done, output_item.done); each call as a
 // function_call item at the next output_index (output_item.added with its
 // call_id and name, function_call_arguments.delta in pieces,
-// function_call_arguments.done, output_item.done); response.completed with
-// the whole output. A call without an id gets the one chat completions gives
+// function_call_arguments.done, output_item.done), a call of Type "custom"
+// as a custom_tool_call item whose input streams the same way
+// (custom_tool_call_input.delta and .done); response.completed with the
+// whole output. A call without an id gets the one chat completions gives
 // it, so a conversation has the same ids in both formats. Reasoning and the
 // finish reason are not written.
 func Write(model, conversation string, index int, t *agent.Turn) []string {
@@ -108,13 +112,20 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 			callID = openai.CallID(conversation, index, i)
 		}
 		none, args := "", c.Function.Arguments
-		emit(streamEvent{Type: "response.output_item.added", OutputIndex: &at,
-			Item: &streamItem{ID: itemID, Type: "function_call", Status: "in_progress", Arguments: &none, CallID: callID, Name: c.Function.Name}})
-		for _, piece := range piece.Split(args, piece.ArgsRunes) {
-			emit(streamEvent{Type: "response.function_call_arguments.delta", ItemID: itemID, OutputIndex: &at, Delta: &piece})
-		}
-		emit(streamEvent{Type: "response.function_call_arguments.done", ItemID: itemID, OutputIndex: &at, Arguments: &args})
+		added := streamItem{ID: itemID, Type: "function_call", Status: "in_progress", Arguments: &none, CallID: callID, Name: c.Function.Name}
 		item := streamItem{ID: itemID, Type: "function_call", Status: "completed", Arguments: &args, CallID: callID, Name: c.Function.Name}
+		deltaType, done := "response.function_call_arguments.delta", streamEvent{Type: "response.function_call_arguments.done", ItemID: itemID, OutputIndex: &at, Arguments: &args}
+		if c.Type == "custom" {
+			itemID = fmt.Sprintf("ctc_%s_%d", id, i)
+			added = streamItem{ID: itemID, Type: "custom_tool_call", Status: "in_progress", Input: &none, CallID: callID, Name: c.Function.Name}
+			item = streamItem{ID: itemID, Type: "custom_tool_call", Status: "completed", Input: &args, CallID: callID, Name: c.Function.Name}
+			deltaType, done = "response.custom_tool_call_input.delta", streamEvent{Type: "response.custom_tool_call_input.done", ItemID: itemID, OutputIndex: &at, Input: &args}
+		}
+		emit(streamEvent{Type: "response.output_item.added", OutputIndex: &at, Item: &added})
+		for _, piece := range piece.Split(args, piece.ArgsRunes) {
+			emit(streamEvent{Type: deltaType, ItemID: itemID, OutputIndex: &at, Delta: &piece})
+		}
+		emit(done)
 		emit(streamEvent{Type: "response.output_item.done", OutputIndex: &at, Item: &item})
 		output = append(output, item)
 		next++

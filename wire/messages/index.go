@@ -1,0 +1,75 @@
+package messages
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// addBlock keeps a started block under its index. A start at an index whose
+// block has stopped opens a new block there: some servers send every
+// tool_use at index 0 (sglang #39782, PeakCode PR #16), and the API itself
+// repeated a stopped index in a code-execution recording (vercel/ai's
+// anthropic-code-execution-pdf-skill). A start at an index whose block is
+// still open is an error: two blocks would share their deltas.
+func (m *msgMerger) addBlock(index int, b *msgBlock) error {
+	if m.blocks == nil {
+		m.blocks = make(map[int]*msgBlock)
+	}
+	b.index, b.key, b.seq = index, index, len(m.order)
+	if old, dup := m.blocks[index]; dup {
+		if !old.stopped {
+			return fmt.Errorf("event %d: content block %d started twice", m.events, index)
+		}
+		// It sorts after every block started before it.
+		b.reused, b.key = true, max(index, m.maxIndex)
+	}
+	if len(m.order) == 0 || index > m.maxIndex {
+		m.maxIndex = index
+	}
+	m.blocks[index] = b
+	m.order = append(m.order, b)
+	return nil
+}
+
+// stop marks the block at index stopped; a second stop, or a stop for an
+// index that never started, changes nothing.
+func (m *msgMerger) stop(index int) {
+	if b := m.blocks[index]; b != nil {
+		b.stopped = true
+	}
+}
+
+// deltaBlock is the block a delta at index goes to: the block started there;
+// or, for an index that never started, the latest block when it started at
+// a reused index and is still open. In the code-execution recording the
+// start repeated the stopped index 2 while its deltas and stop named 3: the
+// index moves to the block, which then sorts there. nil when there is none.
+func (m *msgMerger) deltaBlock(index int) *msgBlock {
+	if b := m.blocks[index]; b != nil {
+		return b
+	}
+	if len(m.order) == 0 {
+		return nil
+	}
+	b := m.order[len(m.order)-1]
+	if !b.reused || b.stopped || m.blocks[b.index] != b {
+		return nil
+	}
+	delete(m.blocks, b.index)
+	b.index, b.key = index, max(b.key, index)
+	m.blocks[index] = b
+	m.maxIndex = max(m.maxIndex, index)
+	return b
+}
+
+// sorted returns the blocks in the order they make the message: by index,
+// a block started at a reused index after every block started before it,
+// ties in the order they started.
+func (m *msgMerger) sorted() []*msgBlock {
+	out := slices.Clone(m.order)
+	slices.SortStableFunc(out, func(x, y *msgBlock) int {
+		return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.seq, y.seq))
+	})
+	return out
+}
