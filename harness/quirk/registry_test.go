@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/gemini"
 	"github.com/agentvcr/agentvcr/wire/messages"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
@@ -19,6 +20,7 @@ func TestEveryQuirkRefusesOtherFormats(t *testing.T) {
 		chat.Format.Name:      readFixture(t, "clean.sse"),
 		messages.Format.Name:  readFixture(t, "messages_clean.sse"),
 		responses.Format.Name: readFixture(t, "responses/clean.sse"),
+		gemini.Format.Name:    readFixture(t, "gemini_clean.sse"),
 	}
 	for _, api := range wire.All() {
 		if body, ok := clean[api.Name]; !ok || wire.Detect(body) != api {
