@@ -94,7 +94,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apierror.Write(w, f, http.StatusBadRequest, "invalid_request_error", "cannot read body: "+err.Error())
 		return
 	}
-	req, err := f.Decode(body)
+	req, err := f.RequestOf(r.URL.Path, body)
 	if errors.Is(err, agent.ErrInvalidMessages) {
 		g.mu.Lock()
 		g.refused = append(g.refused, fmt.Errorf("%w: %w", ErrInvariant, err))

@@ -124,6 +124,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.Header.Del(h)
 	}
 	p.addSecrets(r.Header)
+	p.cassette.AddSecrets(cassette.QuerySecrets(r.URL)...)
 
 	resp, err := p.real.RoundTrip(out)
 	if err != nil {

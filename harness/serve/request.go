@@ -41,21 +41,25 @@ type chatInfo struct {
 const maxChatInfo = 1024
 
 // chatInfo is the model and turn of a request body in format f
-// (agent.Format.Turn), remembered per body: clients that replay a
+// (agent.Format.TurnOf), remembered per body: clients that replay a
 // conversation send the same bodies again and again.
-func (s *Server) chatInfo(f *agent.Format, body []byte) (string, int) {
+func (s *Server) chatInfo(f *agent.Format, path string, body []byte) (string, int) {
+	key := string(body)
+	if f.PathModel != nil { // the model is in the path (agent.Format.TurnOf)
+		key = path + "\x00" + key
+	}
 	s.infoMu.RLock()
-	ci, ok := s.info[string(body)]
+	ci, ok := s.info[key]
 	s.infoMu.RUnlock()
 	if ok {
 		return ci.model, ci.turn
 	}
-	ci.model, ci.turn = f.Turn(body)
+	ci.model, ci.turn = f.TurnOf(path, body)
 	s.infoMu.Lock()
 	if s.info == nil || len(s.info) >= maxChatInfo {
 		s.info = make(map[string]chatInfo)
 	}
-	s.info[string(body)] = ci
+	s.info[key] = ci
 	s.infoMu.Unlock()
 	return ci.model, ci.turn
 }

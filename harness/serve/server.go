@@ -191,7 +191,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 		return
 	}
 	req := Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body, Seq: s.seq.Add(1)}
-	req.Model, req.Turn = s.chatInfo(api, body)
+	req.Model, req.Turn = s.chatInfo(api, path, body)
 	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
 
 	f := route.Fault

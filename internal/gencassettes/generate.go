@@ -18,6 +18,7 @@ import (
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/gemini"
 	"github.com/agentvcr/agentvcr/wire/messages"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
@@ -25,8 +26,9 @@ import (
 // BaseURL is the gateway address written into the base cassettes.
 const BaseURL = "http://scripted-gateway.agentvcr.test/v1"
 
-// messagesBaseURL is the same gateway as an Anthropic Messages client is
-// given it: the root, to which the client adds /v1/messages.
+// messagesBaseURL is the same gateway as an Anthropic Messages or a Gemini
+// client is given it: the root, to which the client adds /v1/messages or
+// /v1beta/models/....
 const messagesBaseURL = "http://scripted-gateway.agentvcr.test"
 
 // key is the API key the generator records with. The gateway requires it,
@@ -53,6 +55,9 @@ func generate(dir string) error {
 		if err := recordBase(dir, lang, responses.Format); err != nil {
 			return err
 		}
+		if err := recordBase(dir, lang, gemini.Format); err != nil {
+			return err
+		}
 	}
 	if err := deriveQuirks(filepath.Join(dir, responses.Format.Name), "quirks", derivedFrom, quirk.All()); err != nil {
 		return err
@@ -70,7 +75,7 @@ func recordBase(dir string, lang tools.Lang, api *agent.Format) error {
 	base, out := BaseURL, dir
 	if api != chat.Format {
 		out = filepath.Join(dir, api.Name)
-		if api == messages.Format {
+		if api.BasePath == "" { // the root: Anthropic Messages, Gemini
 			base = messagesBaseURL
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {

@@ -175,11 +175,19 @@ func (m *merger) call(p part) {
 func CallID(position int) string { return fmt.Sprintf("call_%d", position) }
 
 // compactArgs is an args member as compact JSON text, "{}" when absent or
-// null.
+// null; args that are a JSON string are that string's text (what Write
+// sends for arguments that are not JSON, which Gemini's object cannot
+// carry).
 func compactArgs(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "{}"
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {

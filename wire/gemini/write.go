@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 
@@ -36,7 +37,9 @@ type streamContent struct {
 // conversation, the turn and its position; its thought signature on its
 // part); the last event carries the finishReason
 // (t.FinishReason, else STOP, which Gemini sends with and without calls) and
-// the usageMetadata. Reasoning is not written.
+// the usageMetadata. Arguments that are not valid JSON (a scripted broken
+// call) are written as a JSON string, which Gemini itself never sends and
+// Merge reads back as the same text. Reasoning is not written.
 func Write(model, conversation string, index int, t *agent.Turn) []string {
 	id := responseID(conversation, index)
 	var parts [][]part
@@ -49,7 +52,7 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 			if c.ID == "" {
 				c.ID = writtenCallID(conversation, index, i)
 			}
-			calls = append(calls, part{FunctionCall: &functionCall{ID: c.ID, Name: c.Function.Name, Args: argsObject(c.Function.Arguments)}, ThoughtSignature: Signature(c)})
+			calls = append(calls, part{FunctionCall: &functionCall{ID: c.ID, Name: c.Function.Name, Args: writtenArgs(c.Function.Arguments)}, ThoughtSignature: Signature(c)})
 		}
 		parts = append(parts, calls)
 	}
@@ -90,4 +93,14 @@ func writtenCallID(conversation string, index, i int) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/%d/%d", conversation, index, i)
 	return fmt.Sprintf("fc_%016x%04d", h.Sum64(), index*100+i)
+}
+
+// writtenArgs is a call's arguments as Write sends them: the JSON itself, or
+// the text as a JSON string when it is not valid JSON.
+func writtenArgs(args string) json.RawMessage {
+	if args != "" && !json.Valid([]byte(args)) {
+		b, _ := marshal(args)
+		return b
+	}
+	return argsObject(args)
 }
