@@ -54,8 +54,8 @@ func TestGeminiQuirkSemantics(t *testing.T) {
 				}
 				return
 			case "gemini_malformed_function_call":
-				if err != nil || got.FinishReason != "MALFORMED_FUNCTION_CALL" || len(got.ToolCalls) != 0 || len(got.Warnings) != 1 {
-					t.Errorf("err = %v, turn %+v; want no calls, the finish and a warning", err, got)
+				if !errors.Is(err, gemini.ErrMalformedFunctionCall) || got.FinishReason != "MALFORMED_FUNCTION_CALL" || len(got.ToolCalls) != 0 {
+					t.Errorf("err = %v, turn %+v; want ErrMalformedFunctionCall, no calls and the finish", err, got)
 				}
 				return
 			case "gemini_cut_before_finish":

@@ -35,8 +35,8 @@
 // over that call's (proxies that split a call send the name first), with a
 // warning. A candidate without content changes nothing. The first
 // finishReason is FinishReason, as Gemini names it (STOP with and without
-// calls, MAX_TOKENS, SAFETY, RECITATION, MALFORMED_FUNCTION_CALL, which adds
-// a warning when no call came); promptFeedback.blockReason ends a turn
+// calls, MAX_TOKENS, SAFETY, RECITATION; MALFORMED_FUNCTION_CALL with no
+// call is ErrMalformedFunctionCall); promptFeedback.blockReason ends a turn
 // whose prompt was blocked. The last usageMetadata is the usage (thoughts
 // count as completion tokens). An object with an "error" member, Google's
 // {"code","message","status"}, is a *agent.StreamError (status as its type);

@@ -3,12 +3,19 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/sse"
 )
+
+// ErrMalformedFunctionCall is matched (errors.Is) by the error of a stream
+// that ends with finishReason MALFORMED_FUNCTION_CALL and no call: the model
+// meant to call a tool, Gemini could not parse the call and sent none of it,
+// so the turn is neither an answer nor a tool turn (asking again may work).
+var ErrMalformedFunctionCall = errors.New("finishReason MALFORMED_FUNCTION_CALL: the model's call did not parse and Gemini sent none of it (asking again may work)")
 
 // truncatedGemini is the ErrTruncatedStream of the Gemini format.
 type truncatedGemini struct{}
@@ -50,7 +57,7 @@ type usageMetadata struct {
 // error it returns what was merged so far together with the error: a
 // *agent.StreamError for an error object or an error event, an error
 // matching agent.ErrTruncatedStream for a stream that ends before a
-// finishReason, or a read or decode error.
+// finishReason, ErrMalformedFunctionCall, or a read or decode error.
 func Merge(r io.Reader) (*agent.Turn, error) {
 	var m merger
 	sr := sse.NewReader(r)
@@ -76,6 +83,9 @@ func Merge(r io.Reader) (*agent.Turn, error) {
 	}
 	if m.t.FinishReason == "" {
 		return m.turn(), truncatedGemini{}
+	}
+	if m.t.FinishReason == "MALFORMED_FUNCTION_CALL" && len(m.t.ToolCalls) == 0 {
+		return m.turn(), ErrMalformedFunctionCall
 	}
 	return m.turn(), nil
 }
@@ -250,9 +260,6 @@ func (m *merger) turn() *agent.Turn {
 	t.Warnings = append([]string(nil), m.t.Warnings...)
 	if m.others {
 		t.Warnings = append(t.Warnings, "candidates other than the first (index > 0) were dropped")
-	}
-	if t.FinishReason == "MALFORMED_FUNCTION_CALL" && len(t.ToolCalls) == 0 {
-		t.Warnings = append(t.Warnings, "finishReason MALFORMED_FUNCTION_CALL: the model's call did not parse and Gemini sent none of it (asking again may work)")
 	}
 	if len(t.Warnings) == 0 {
 		t.Warnings = nil

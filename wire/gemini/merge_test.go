@@ -35,6 +35,8 @@ func TestMergeFixtureDetails(t *testing.T) {
 			Usage:    &agent.Usage{PromptTokens: 600, CompletionTokens: 105, TotalTokens: 705},
 			Thinking: []agent.Thinking{{Type: agent.ThinkingReasoning, Text: "**Finding the bug**\n\nThe test divides by zero and expects a throw."}}}},
 		{"cut_short", agent.ErrTruncatedStream, &agent.Turn{Text: "The test fails because divide()"}},
+		{"malformed_function_call_no_content", ErrMalformedFunctionCall, &agent.Turn{FinishReason: "MALFORMED_FUNCTION_CALL",
+			Usage: &agent.Usage{PromptTokens: 2595, TotalTokens: 2595}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
