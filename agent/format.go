@@ -14,7 +14,7 @@ import (
 // which format is in use, and no code outside a format's package names its
 // paths, its environment variables or its event types.
 type Format struct {
-	Name       string // the -api flag's value: "chat", "messages", "responses"
+	Name       string // the -api flag's value: "chat", "messages", "responses", "gemini"
 	Title      string // how messages name it: "chat completions", "Anthropic Messages"
 	KeyEnv     string // the environment variable that holds the key
 	BaseURLEnv string // the environment variable that holds the base URL
