@@ -104,16 +104,19 @@ func (c content) text() string {
 }
 
 // withoutQuery removes what the client adds to every URL's query
-// (agent.Format.Query), so that a replay adds it once.
+// (agent.Format.Query) wherever it stands (redaction sorts the parameters),
+// so that a replay adds it once.
 func withoutQuery(query, added string) string {
-	if added == "" {
+	if added == "" || query == "" {
 		return query
 	}
-	if query == added {
-		return ""
+	var kept []string
+	for _, p := range strings.Split(query, "&") {
+		if p != added {
+			kept = append(kept, p)
+		}
 	}
-	query = strings.TrimSuffix(query, "&"+added)
-	return query
+	return strings.Join(kept, "&")
 }
 
 // promptText is a message content's text: the string, or the text of its
