@@ -24,7 +24,9 @@
 // # Streams
 //
 // Each event's data is one GenerateContentResponse (Google frames events
-// with CRLF; any line end reads). Only the first candidate (index 0) is the
+// with CRLF; any line end reads), read by a fast path without reflection
+// when it has the usual shape and by encoding/json otherwise, to the same
+// result (a fuzz test holds the two together). Only the first candidate (index 0) is the
 // turn; others are dropped with a warning. Its content's parts merge in
 // order: text parts join the turn's text; parts with "thought": true are
 // reasoning (agent.ThinkingReasoning, shown apart, never sent back); a

@@ -34,11 +34,15 @@ type response struct {
 }
 
 type candidate struct {
-	Content *struct {
-		Parts []part `json:"parts"`
-	} `json:"content"`
-	FinishReason string `json:"finishReason"`
-	Index        int    `json:"index"`
+	Content      *candidateContent `json:"content"`
+	FinishReason string            `json:"finishReason"`
+	Index        int               `json:"index"`
+}
+
+// candidateContent is a candidate's content as the merger reads it: its
+// parts (the role is always "model").
+type candidateContent struct {
+	Parts []part `json:"parts"`
 }
 
 type promptFeedback struct {
@@ -98,11 +102,15 @@ type merger struct {
 	others    bool // a candidate other than the first was dropped
 }
 
-// add merges one event's data.
+// add merges one event's data: read by the fast path (scanResponse) when
+// it understands it, else by encoding/json.
 func (m *merger) add(data []byte) error {
 	var ev response
-	if err := json.Unmarshal(data, &ev); err != nil {
-		return fmt.Errorf("decoding event %q: %w", clip(data), err)
+	if !scanResponse(data, &ev) {
+		ev = response{}
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return fmt.Errorf("decoding event %q: %w", clip(data), err)
+		}
 	}
 	if len(ev.Error) > 0 && string(ev.Error) != "null" {
 		return streamError(ev.Error, data)
@@ -198,6 +206,9 @@ func compactArgs(raw json.RawMessage) string {
 		if json.Unmarshal(raw, &s) == nil {
 			return s
 		}
+	}
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return string(raw) // valid (the decoder checked it) and already compact
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
