@@ -3,6 +3,7 @@ package conform
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/harness/sse"
@@ -140,22 +141,37 @@ func addPartSignatures(body []byte, _ int64) ([]byte, error) {
 	return sse.Format(events, "\r\n"), nil
 }
 
-// renumberGemini numbers each functionCall's id and each functionResponse's
-// id (a missing one stays missing: Gemini matches them by position).
+// renumberGemini numbers each functionCall by its position in the
+// conversation and gives each functionResponse id the number of the call it
+// answers by position (Gemini matches them by order, and a client may make
+// up its own response ids, Gemini CLI from the clock); a missing id stays
+// missing.
 func renumberGemini(top map[string]any) {
-	var c callNumbers
+	n := 0
+	var last []string // the numbers of the last model content's calls
 	for _, ct := range asSlice(top["contents"]) {
 		content := asMap(ct)
 		if content["role"] == "model" {
-			c.calls()
+			last = nil
 		}
+		k := 0
 		for _, p := range asSlice(content["parts"]) {
 			part := asMap(p)
-			if fc := asMap(part["functionCall"]); fc != nil && fc["id"] != nil {
-				c.call(fc, "id")
+			if fc := asMap(part["functionCall"]); fc != nil {
+				n++
+				last = append(last, "#"+strconv.Itoa(n))
+				if _, ok := fc["id"]; ok {
+					fc["id"] = last[len(last)-1]
+				}
 			}
-			if fr := asMap(part["functionResponse"]); fr != nil && fr["id"] != nil {
-				c.answer(fr, "id")
+			if fr := asMap(part["functionResponse"]); fr != nil {
+				if _, ok := fr["id"]; ok {
+					fr["id"] = "(no call)"
+					if k < len(last) {
+						fr["id"] = last[k]
+					}
+				}
+				k++
 			}
 		}
 	}

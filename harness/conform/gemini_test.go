@@ -2,7 +2,10 @@ package conform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +105,59 @@ func TestAnswerSide(t *testing.T) {
 	}
 	if _, ok := answerSide(chatFormat, "/v1beta/models/lite:generateContent", nil); ok {
 		t.Error("chat has no side requests")
+	}
+}
+
+// Recorded mode compares Gemini requests with the calls numbered by
+// position and each response given the number of the call it answers by
+// position, whatever id the client made up for it.
+func TestRenumberGemini(t *testing.T) {
+	var top map[string]any
+	body := `{"contents":[{"role":"user","parts":[{"text":"hi"}]},` +
+		`{"role":"model","parts":[{"text":"t"},{"functionCall":{"id":"fc_a","name":"glob"}},{"functionCall":{"name":"grep"}}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"id":"glob-1767225600-1","name":"glob"}},{"functionResponse":{"id":"grep-1767225600-2","name":"grep"}},{"functionResponse":{"id":"x","name":"extra"}}]},` +
+		`{"role":"model","parts":[{"functionCall":{"id":"fc_b","name":"glob"}}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"name":"glob"}}]}]}`
+	if err := json.Unmarshal([]byte(body), &top); err != nil {
+		t.Fatal(err)
+	}
+	renumberGemini(top)
+	got, _ := json.Marshal(top)
+	want := `{"contents":[{"parts":[{"text":"hi"}],"role":"user"},` +
+		`{"parts":[{"text":"t"},{"functionCall":{"id":"#1","name":"glob"}},{"functionCall":{"name":"grep"}}],"role":"model"},` +
+		`{"parts":[{"functionResponse":{"id":"#1","name":"glob"}},{"functionResponse":{"id":"#2","name":"grep"}},{"functionResponse":{"id":"(no call)","name":"extra"}}],"role":"user"},` +
+		`{"parts":[{"functionCall":{"id":"#3","name":"glob"}}],"role":"model"},` +
+		`{"parts":[{"functionResponse":{"name":"glob"}}],"role":"user"}]}`
+	if string(got) != want {
+		t.Errorf("renumbered:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A recording of a Gemini agent keeps its turns and leaves out its side
+// requests, which the replay answers apart.
+func TestReadRecordingLeavesSideRequestsOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gemini.yaml")
+	interaction := func(url, req, reply string) string {
+		return "    - request:\n        body: '" + req + "'\n        form: {}\n        headers: {}\n        url: " + url + "\n        method: POST\n" +
+			"      response:\n        body: '" + reply + "'\n        headers: {}\n        status: 200 OK\n        code: 200\n        duration: 0s\n"
+	}
+	yaml := "---\nversion: 1\ninteractions:\n" +
+		interaction("http://gw.test/v1beta/models/lite:generateContent", `{"contents":[]}`, `{}`) +
+		interaction("http://gw.test/v1beta/models/pro:streamGenerateContent?alt=sse", `{"contents":[1]}`, `data: {}`) +
+		interaction("http://gw.test/v1beta/models/lite:generateContent", `{"contents":[2]}`, `{}`) +
+		interaction("http://gw.test/v1beta/models/pro:streamGenerateContent?alt=sse", `{"contents":[3]}`, `data: {}`)
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range r.Requests {
+		got = append(got, string(b))
+	}
+	if strings.Join(got, " ") != `{"contents":[1]} {"contents":[3]}` {
+		t.Errorf("requests %q, want the two streamed turns", got)
 	}
 }

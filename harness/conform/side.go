@@ -3,9 +3,11 @@ package conform
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
 
 	"github.com/agentvcr/agentvcr/harness/serve"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
 // sideText is the string member of a side answer's JSON.
@@ -84,4 +86,20 @@ func sampleOf(raw json.RawMessage) any {
 		obj[k] = sampleOf(s.Properties[k])
 	}
 	return obj
+}
+
+// sideRequest reports whether a recorded request's URL is a side request's
+// (a non-streamed path of a format that has one): recorded mode leaves it
+// out, since the replay answers it apart.
+func sideRequest(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	f := wire.ForPath(u.Path)
+	if f == nil || f.PathModel == nil || f.WholePath == nil {
+		return false
+	}
+	_, stream := f.PathModel(u.Path)
+	return !stream
 }
