@@ -80,8 +80,8 @@ func secretParam(name string) bool {
 	return false
 }
 
-// endpoint is BaseURL with the format's path appended to its path: a query
-// stays a query (Azure's ".../v1?api-version=2024-10-21" becomes
+// endpoint is BaseURL with the format's path appended to its path and the
+// format's Query to its query: a query stays a query (Azure's ".../v1?api-version=2024-10-21" becomes
 // ".../v1/chat/completions?api-version=2024-10-21") and a trailing "/" is not
 // doubled. A BaseURL that does not parse is joined as text, and the request
 // then fails saying why.
@@ -98,7 +98,18 @@ func (c *Client) endpoint() string {
 	if u.RawPath != "" {
 		u.RawPath = strings.TrimRight(u.RawPath, "/") + path
 	}
+	if c.Format != nil && c.Format.Query != "" {
+		u.RawQuery = joinQuery(u.RawQuery, c.Format.Query)
+	}
 	return u.String()
+}
+
+// joinQuery appends the format's query to the base URL's own.
+func joinQuery(base, add string) string {
+	if base == "" {
+		return add
+	}
+	return base + "&" + add
 }
 
 // Complete posts the messages and the tool definitions and merges the

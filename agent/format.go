@@ -14,7 +14,7 @@ import (
 // which format is in use, and no code outside a format's package names its
 // paths, its environment variables or its event types.
 type Format struct {
-	Name       string // the -api flag's value: "chat", "messages", "responses"
+	Name       string // the -api flag's value: "chat", "messages", "responses", "gemini"
 	Title      string // how messages name it: "chat completions", "Anthropic Messages"
 	KeyEnv     string // the environment variable that holds the key
 	BaseURLEnv string // the environment variable that holds the base URL
@@ -77,4 +77,20 @@ type Format struct {
 	// ErrorBody is the JSON body of an HTTP error answer with status in this
 	// format's shape, for an error code ("rate_limit_exceeded") and message.
 	ErrorBody func(status int, code, message string) []byte
+
+	// The members below are for a format whose path carries the model and
+	// the stream flag (Gemini's /v1beta/models/{model}:streamGenerateContent);
+	// the other formats leave them zero, and their path and query do not
+	// change. See RequestOf, ServedPath.
+
+	// Query is added to the query of every request URL ("alt=sse"); "" for
+	// none.
+	Query string
+	// PathModel reads a request path's model and whether it asks for a
+	// stream; nil when the body says both (Decode, Turn).
+	PathModel func(path string) (model string, stream bool)
+	// WholePath is the path of Path's non-streaming twin, the same request
+	// answered with one JSON object (Gemini's :generateContent); nil when
+	// the format has none.
+	WholePath func(model string) string
 }

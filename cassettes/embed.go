@@ -7,7 +7,8 @@ import "embed"
 // same scripts, "messages/<name>.yaml" and "messages/<name>.en.yaml", with
 // the demo's benign Messages quirk variants "messages/quirks/demo.<quirk>.yaml",
 // and the OpenAI Responses recordings, "responses/<name>.yaml" and
-// "responses/quirks/<name>.<quirk>.yaml".
+// "responses/quirks/<name>.<quirk>.yaml", and the Gemini recordings,
+// "gemini/<name>.yaml" and "gemini/<name>.en.yaml".
 //
-//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml
+//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml gemini/*.yaml
 var FS embed.FS

@@ -13,6 +13,7 @@ import (
 	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/gemini"
 	"github.com/agentvcr/agentvcr/wire/messages"
 	"github.com/agentvcr/agentvcr/wire/responses"
 	"github.com/google/go-cmp/cmp"
@@ -27,7 +28,8 @@ func TestByName(t *testing.T) {
 		wantErr string
 	}{
 		{"chat completions by its name", "chat", chat.Format, ""},
-		{"unknown name lists the known ones", "gemini", nil, `unknown api "gemini" (want ` + apiNames() + `)`},
+		{"Gemini by its name", "gemini", gemini.Format, ""},
+		{"unknown name lists the known ones", "vertex", nil, `unknown api "vertex" (want ` + apiNames() + `)`},
 	}
 	for _, tt := range tests {
 		got, err := wire.ByName(tt.name)
@@ -73,6 +75,11 @@ func TestDetect(t *testing.T) {
 		{"an error first, then Messages", "event: error\ndata: {\"type\":\"error\"}\n\nevent: message_start\n", messages.Format},
 		{"an error object alone", `data: {"type":"error","error":{"message":"x"}}` + "\n\n", chat.Format},
 		{"[DONE] then nothing", "data: [DONE]\n\n", chat.Format},
+		{"a Gemini response", `data: {"candidates": [{"content": {"parts": [{"text": "x"}],"role": "model"},"index": 0}]}` + "\r\n\r\n", gemini.Format},
+		{"a Gemini usage-only event", `data: {"usageMetadata":{"promptTokenCount":1}}`, gemini.Format},
+		{"a Gemini prompt block", `data: {"promptFeedback":{"blockReason":"SAFETY"}}`, gemini.Format},
+		{"a Google error object alone stays the default's", `data: {"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`, chat.Format},
+		{"a chat chunk that also names a modelVersion", `data: {"choices":[],"modelVersion":"m"}`, chat.Format},
 		{"empty", "", chat.Format},
 	}
 	for _, tt := range tests {

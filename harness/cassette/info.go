@@ -54,22 +54,69 @@ func ReadRecording(path string) (Recording, error) {
 		Content json.RawMessage `json:"content"`
 	}
 	var body struct {
-		Model    string `json:"model"`
-		Messages []text `json:"messages"`
-		Input    []text `json:"input"`
+		Model    string    `json:"model"`
+		Messages []text    `json:"messages"`
+		Input    []text    `json:"input"`
+		Contents []content `json:"contents"` // Gemini
 	}
 	if err := json.Unmarshal([]byte(first.Body), &body); err != nil {
 		return Recording{}, fmt.Errorf("cassette %s: first request body is not a %s request: %w", path, api.Name, err)
 	}
 	rec := Recording{API: api, Model: body.Model, Interactions: len(c.Interactions)}
+	if api.PathModel != nil {
+		rec.Model, _ = api.PathModel(u.Path)
+	}
 	for _, m := range append(body.Messages, body.Input...) {
 		if m.Role == "user" {
 			rec.Prompt = promptText(m.Content)
 		}
 	}
-	u.Path = strings.TrimSuffix(u.Path, api.Path(body.Model))
+	for _, c := range body.Contents {
+		if p := c.text(); c.Role == "user" && p != "" {
+			rec.Prompt = p
+		}
+	}
+	u.Path = strings.TrimSuffix(u.Path, api.Path(rec.Model))
+	u.RawQuery = withoutQuery(u.RawQuery, api.Query)
 	rec.BaseURL = u.String()
 	return rec, nil
+}
+
+// content is a Gemini content: its role and its parts' text.
+type content struct {
+	Role  string `json:"role"`
+	Parts []struct {
+		Text    string `json:"text"`
+		Thought bool   `json:"thought"`
+	} `json:"parts"`
+}
+
+// text is the content's text parts, joined; "" for a content of
+// functionResponse parts.
+func (c content) text() string {
+	var b strings.Builder
+	for _, p := range c.Parts {
+		if !p.Thought {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// withoutQuery removes what the client adds to every URL's query
+// (agent.Format.Query) wherever it stands (redaction sorts the parameters),
+// so that a replay adds it once.
+func withoutQuery(query, added string) string {
+	if added == "" || query == "" {
+		return query
+	}
+	var kept []string
+	for _, p := range strings.Split(query, "&") {
+		if p != added {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "&")
 }
 
 // promptText is a message content's text: the string, or the text of its

@@ -69,6 +69,9 @@ func testAgent(mode string) int {
 	if strings.HasPrefix(mode, "responses_") {
 		return testResponsesAgent(mode)
 	}
+	if strings.HasPrefix(mode, "gemini_") {
+		return testGeminiAgent(mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(os.Stderr, "test agent: giving up at once")

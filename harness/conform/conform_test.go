@@ -123,7 +123,7 @@ func TestBadCommands(t *testing.T) {
 		{"an agent that does not ask for a stream", testAgentCommand(t, agentNoStream),
 			"request 1 does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on"},
 		{"an agent that posts elsewhere", testAgentCommand(t, agentWrongPath),
-			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages or .../v1/responses, or GET .../v1/models"},
+			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses or .../v1beta/models/MODEL:streamGenerateContent, or GET .../v1/models"},
 		{"an agent that hangs", testAgentCommand(t, agentHang),
 			"the agent sent no request and was still running after -timeout 500ms: killed"},
 	}

@@ -175,12 +175,16 @@ func checkEcho(c Case, o outcome) (verdict, bool) {
 				return v, false
 			}
 			reasoningSent = reasoningSent || sent
-		case echoSignature:
+		case echoSignature, echoPartSignature:
+			where := "its thought_signature in extra_content"
+			if c.Echo == echoPartSignature {
+				where = "its thoughtSignature on its functionCall part"
+			}
 			for i, call := range m.Calls {
 				got, want := signatureOf(call.Extra), signatureFor(i)
 				switch {
 				case got == "":
-					return fail("request %d: call %d (%s) does not send back its thought_signature in extra_content (Gemini answers 400)", n+1, i+1, call.Name), false
+					return fail("request %d: call %d (%s) does not send back %s (Gemini answers 400)", n+1, i+1, call.Name, where), false
 				case got != want:
 					return fail("request %d: call %d (%s) sends back the thought_signature %q, not %q", n+1, i+1, call.Name, got, want), false
 				}

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
@@ -105,10 +107,14 @@ type Format struct {
 	// position in the conversation and each answer's by the position of the
 	// call it answers (recorded mode compares requests so).
 	renumber func(top map[string]any)
+	// side answers a request that is no turn of the case (Gemini CLI's
+	// routing classifier); ok false for a turn. nil when the format has
+	// none.
+	side func(f Format, path string, body []byte) (serve.Reply, bool)
 }
 
 // Cases returns the format's catalog in report order (chat: Cases;
-// messages: MessagesCases; responses: ResponsesCases).
+// messages: MessagesCases; responses: ResponsesCases; gemini: GeminiCases).
 func (f Format) Cases() []Case { return f.cases() }
 
 // chatFormat is OpenAI's chat-completions format.
@@ -120,16 +126,19 @@ var ErrUnknownFormat = errors.New("unknown wire format")
 
 // Formats returns every format conform speaks, in wire.All's order (a test
 // keeps the two lists in step).
-func Formats() []Format { return []Format{chatFormat, messagesFormat, responsesFormat} }
+func Formats() []Format {
+	return []Format{chatFormat, messagesFormat, responsesFormat, geminiFormat}
+}
 
-// FormatByName returns the format named chat, messages or responses.
+// FormatByName returns the format named chat, messages, responses or
+// gemini.
 func FormatByName(name string) (Format, error) {
 	for _, f := range Formats() {
 		if f.Name == name {
 			return f, nil
 		}
 	}
-	return Format{}, fmt.Errorf("%w %q: want chat, messages or responses", ErrUnknownFormat, name)
+	return Format{}, fmt.Errorf("%w %q: want %s", ErrUnknownFormat, name, strings.Join(wire.Names(), ", "))
 }
 
 // chatWire is the part of a chat-completions request conform reads.

@@ -196,7 +196,13 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 		}
 		return errorReply(http.StatusNotFound, "conform: "+err.Error()), nil
 	}
+	if st.format.side != nil {
+		if r, ok := st.format.side(st.format, sr.Path, sr.Body); ok {
+			return r, nil
+		}
+	}
 	req, err := st.format.Read(sr.Body)
+	req = st.format.readPath(sr.Path, req)
 	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
 	st.bodies = append(st.bodies, sr.Body)
 	if err != nil {

@@ -94,7 +94,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apierror.Write(w, f, http.StatusBadRequest, "invalid_request_error", "cannot read body: "+err.Error())
 		return
 	}
-	req, err := f.Decode(body)
+	req, err := f.RequestOf(r.URL.Path, body)
 	if errors.Is(err, agent.ErrInvalidMessages) {
 		g.mu.Lock()
 		g.refused = append(g.refused, fmt.Errorf("%w: %w", ErrInvariant, err))
@@ -107,7 +107,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !req.Stream {
-		apierror.Write(w, f, http.StatusBadRequest, "invalid_request_error", "this gateway only streams: set \"stream\": true")
+		apierror.Write(w, f, http.StatusBadRequest, "invalid_request_error", onlyStreams(f, req.Model))
 		return
 	}
 	script, ok := g.scripts[req.Model]
@@ -149,4 +149,18 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 	}
+}
+
+// onlyStreams is the refusal of a request that does not ask for a stream:
+// set "stream": true, or, for a format whose path says it (Gemini's
+// :generateContent), post to the streaming path.
+func onlyStreams(f *agent.Format, model string) string {
+	if f.PathModel != nil {
+		path := f.Path(model)
+		if f.Query != "" {
+			path += "?" + f.Query
+		}
+		return "this gateway only streams: post to " + path
+	}
+	return "this gateway only streams: set \"stream\": true"
 }

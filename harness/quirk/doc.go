@@ -12,7 +12,7 @@
 //
 // Rules:
 //   - A quirk's API names the format it edits (agent.Format.Name: chat,
-//     messages, responses); every quirk All returns refuses a stream in
+//     messages, responses, gemini); every quirk All returns refuses a stream in
 //     another format (wire.Detect) with ErrNotApplicable, one guard
 //     for all. crlf and comments have no API: they edit the framing of any
 //     stream. A transform that cannot produce its shape from a stream

@@ -36,6 +36,7 @@ type Replayer struct {
 type servedItem struct {
 	model string
 	turn  int
+	whole bool // asked for one JSON answer, not a stream (wholePath)
 	reply Reply
 }
 
@@ -53,7 +54,7 @@ func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Re
 		}
 		for n, i := range c.Interactions {
 			f := formatOf(i.Request.URL)
-			model, turn := f.Turn([]byte(i.Request.Body))
+			model, turn := f.TurnOf(urlPath(i.Request.URL), []byte(i.Request.Body))
 			body := []byte(i.Response.Body)
 			reply := Reply{Status: i.Response.Code, Body: body, From: fmt.Sprintf("%s interaction %d", sc.Name, n+1)}
 			if ct := i.Response.Headers.Get("Content-Type"); ct != "" {
@@ -64,7 +65,7 @@ func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Re
 			}
 			key := cassette.KeyOf(i.Request.Method, servedPath(i.Request.URL, model), []byte(i.Request.Body))
 			idx := len(r.items)
-			r.items = append(r.items, servedItem{model: model, turn: turn, reply: reply})
+			r.items = append(r.items, servedItem{model: model, turn: turn, whole: wholePath(i.Request.URL), reply: reply})
 			r.keys = append(r.keys, key)
 			if _, ok := r.exact[i.Request.Body]; !ok {
 				r.exact[i.Request.Body] = idx
@@ -112,7 +113,7 @@ func (r *Replayer) byTurn(req Request) (Reply, error) {
 	}
 	last := -1
 	for i, it := range r.items {
-		if known && it.model != req.Model {
+		if known && it.model != req.Model || it.whole != wholePath(req.Path) {
 			continue
 		}
 		if it.turn == req.Turn {
@@ -135,13 +136,13 @@ func (r *Replayer) miss(req Request, sent cassette.RequestKey, near int) error {
 
 // servedPath is the path a served request is matched on: a path a format
 // serves is that format's path under its base path
-// ("/v1/chat/completions"), whatever prefix it was recorded or requested
+// ("/v1/chat/completions", agent.Format.ServedPath), whatever prefix it was recorded or requested
 // under, so that a cassette recorded behind any base URL serves on /v1 and on
 // every case URL. Any other path is matched as it is.
 func servedPath(rawURL, model string) string {
 	path := urlPath(rawURL)
 	if f := wire.ForPath(path); f != nil {
-		return f.BasePath + f.Path(model)
+		return f.ServedPath(path, model)
 	}
 	return path
 }
@@ -166,4 +167,18 @@ func urlPath(rawURL string) string {
 	}
 	path, _, _ = strings.Cut(path, "?")
 	return path
+}
+
+// wholePath reports a request path that asks for one JSON answer rather
+// than a stream (Gemini's :generateContent, agent.Format.PathModel): turn
+// matching keeps such requests apart from the streamed turns (Gemini CLI's
+// routing classifier is turn 1 too).
+func wholePath(rawURL string) bool {
+	path := urlPath(rawURL)
+	f := wire.ForPath(path)
+	if f == nil || f.PathModel == nil {
+		return false
+	}
+	_, stream := f.PathModel(path)
+	return !stream
 }

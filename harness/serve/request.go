@@ -20,16 +20,19 @@ const maxChatInfo = 1024
 type bodySum [sha256.Size]byte
 
 // chatInfo is the model and turn of a request body in format f
-// (agent.Format.Turn), remembered per body: clients that replay a
+// (agent.Format.TurnOf), remembered per body: clients that replay a
 // conversation send the same bodies again and again.
-func (s *Server) chatInfo(f *agent.Format, body []byte, sum bodySum) (string, int) {
+func (s *Server) chatInfo(f *agent.Format, path string, body []byte, sum bodySum) (string, int) {
+	if f.PathModel != nil { // the model is in the path (agent.Format.TurnOf)
+		sum = bodySum(sha256.Sum256(append([]byte(path+"\x00"), body...)))
+	}
 	s.infoMu.RLock()
 	ci, ok := s.info[sum]
 	s.infoMu.RUnlock()
 	if ok {
 		return ci.model, ci.turn
 	}
-	ci.model, ci.turn = f.Turn(body)
+	ci.model, ci.turn = f.TurnOf(path, body)
 	s.infoMu.Lock()
 	if s.info == nil || len(s.info) >= maxChatInfo {
 		s.info = make(map[bodySum]chatInfo)

@@ -201,7 +201,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	}
 	sum := bodySum(sha256.Sum256(body))
 	req := Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body, Seq: s.seq.Add(1)}
-	req.Model, req.Turn = s.chatInfo(api, body, sum)
+	req.Model, req.Turn = s.chatInfo(api, path, body, sum)
 	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
 
 	f := route.Fault

@@ -60,7 +60,7 @@ func TestServeRoutesAndModels(t *testing.T) {
 		{"an unknown quirk", "GET", "/s/demo~nope/v1/models", 404,
 			`{"error":{"code":"not_found","message":"case \"demo~nope\": unknown quirk \"nope\": no such case; quirks: ` + strings.Join(quirk.Names(), ", ") + `","type":"invalid_request_error"}}`},
 		{"an unknown path", "GET", "/v1/embeddings", 404,
-			`{"error":{"code":"not_found","message":"no route for GET /v1/embeddings: use POST .../v1/chat/completions, .../v1/messages or .../v1/responses, or GET .../v1/models","type":"invalid_request_error"}}`},
+			`{"error":{"code":"not_found","message":"no route for GET /v1/embeddings: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses or .../v1beta/models/MODEL:streamGenerateContent, or GET .../v1/models","type":"invalid_request_error"}}`},
 		{"the wrong method", "GET", "/s/demo/v1/chat/completions", 405,
 			`{"error":{"code":"invalid_request_error","message":"GET is not allowed on /v1/chat/completions","type":"invalid_request_error"}}`},
 	}

@@ -43,7 +43,7 @@ func TestConformOutRefusesLinks(t *testing.T) {
 // -out holds each case's files, made fresh, and env-dropped.txt: the names
 // of the credentials the agent did not get, and no value.
 func TestConformOutFiles(t *testing.T) {
-	t.Setenv("GEMINI_API_KEY", "real-gemini")
+	t.Setenv("GOOGLE_API_KEY", "real-google")
 	t.Setenv("CONFORM_CLI_KEEP_TOKEN", "real-kept")
 	dir := t.TempDir()
 	stale := filepath.Join(dir, "out", "clean", "request-9.json")
@@ -54,7 +54,7 @@ func TestConformOutFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := Capture(Env{Dir: dir}, "conform", "-out", "out", "-case", "clean", "-pass-env", "CONFORM_CLI_KEEP_TOKEN",
-		"--", "sh", "-c", "echo \"$GEMINI_API_KEY $CONFORM_CLI_KEEP_TOKEN\"; exit 3")
+		"--", "sh", "-c", "echo \"$GOOGLE_API_KEY $CONFORM_CLI_KEEP_TOKEN\"; exit 3")
 	if code != 1 || !strings.Contains(stderr, "failed, and not in the baseline: clean") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -77,7 +77,7 @@ func TestConformOutFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if !slices.Contains(lines, "GEMINI_API_KEY") || slices.Contains(lines, "CONFORM_CLI_KEEP_TOKEN") || strings.Contains(string(b), "real-") {
+	if !slices.Contains(lines, "GOOGLE_API_KEY") || slices.Contains(lines, "CONFORM_CLI_KEEP_TOKEN") || strings.Contains(string(b), "real-") {
 		t.Errorf("env-dropped.txt:\n%s", b)
 	}
 }

@@ -26,7 +26,8 @@ Responses) has "type":"custom" last. They are left out when there are none.
 -api names the wire format (-format is the same flag); auto (the default)
 reads it from the first event: each format knows its own events (Anthropic
 Messages: message_start, content_block_*, ping; OpenAI Responses:
-response.*), and a stream no format claims is chat completions.
+response.*; Gemini: a GenerateContentResponse, with candidates or
+usageMetadata), and a stream no format claims is chat completions.
 On a stream error it prints {"error":"…"} and exits 1.
 
 flags:

@@ -18,6 +18,7 @@ import (
 	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/gemini"
 	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
@@ -44,10 +45,14 @@ type derivation struct {
 
 // derivationOf is a format's derivation: derivedFrom under every quirk
 // (each refuses another format's streams), but for Anthropic Messages, whose
-// variants are the demo's under its own quirks alone.
+// variants are the demo's under its own quirks alone, and Gemini, which has
+// none (its quirks are proven on its fixtures and by conform -api gemini).
 func derivationOf(f *agent.Format) derivation {
-	if f == messages.Format {
+	switch f {
+	case messages.Format:
 		return derivation{[]string{demo.ScriptDemo}, quirk.OfAPI(f.Name)}
+	case gemini.Format:
+		return derivation{}
 	}
 	return derivation{derivedFrom, quirk.All()}
 }
@@ -75,6 +80,9 @@ func generate(dir string) error {
 	}
 	for _, f := range wire.All() {
 		d := derivationOf(f)
+		if len(d.bases) == 0 {
+			continue
+		}
 		if err := deriveQuirks(formatDir(dir, f), "quirks", d.bases, d.quirks); err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func TestCheckedInCassettesMatchTheGenerator(t *testing.T) {
 func yamlFiles(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, pattern := range []string{"*.yaml", "quirks/*.yaml", "messages/*.yaml", "messages/quirks/*.yaml", "responses/*.yaml", "responses/quirks/*.yaml"} {
+	for _, pattern := range []string{"*.yaml", "quirks/*.yaml", "messages/*.yaml", "messages/quirks/*.yaml", "responses/*.yaml", "responses/quirks/*.yaml", "gemini/*.yaml"} {
 		matches, err := filepath.Glob(filepath.Join(dir, pattern))
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,206 @@
+package quirk
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire/gemini"
+)
+
+// geminiQuirks returns the transforms of a clean Gemini stream (as
+// gemini.Write sends it: text parts, then every call whole in one event,
+// the finishReason and usage in the last) into the shapes Gemini and the
+// proxies in front of it send, benign ones first. Their names start with
+// "gemini_".
+func geminiQuirks() []Quirk {
+	qs := []Quirk{
+		{Name: "gemini_call_ids_dropped", Benign: true, DropsIDs: true, Apply: gemEdit(dropCallIDs),
+			Doc: "functionCall parts without an id, as the Gemini API sends them; the client makes its own (agentvcr issue 20, Gemini CLI 0.61.0)"},
+		{Name: "gemini_calls_across_events", Benign: true, Apply: gemEdit(callsAcrossEvents),
+			Doc: "each call whole in its own event instead of one part list (bug-ops/zeph PR 1767)"},
+		{Name: "gemini_args_split_name_first", Benign: true, Warns: true, Apply: gemEdit(splitArgsNameFirst),
+			Doc: "a call's name with empty args first, its args in a later part without a name (smallmain/vscode-unify-chat-provider PR 49)"},
+		{Name: "gemini_empty_candidate", Benign: true, Apply: gemEdit(emptyCandidate),
+			Doc: "an event whose candidate has neither content nor finishReason before the last one (keep-alive chunks of translating proxies)"},
+		{Name: "gemini_finish_alone", Benign: true, Apply: gemEdit(finishAlone),
+			Doc: "the finishReason and usage in a last event of their own with an empty text part (Gemini 2.5 streams)"},
+		{Name: "gemini_lf", Benign: true, Apply: func(body []byte, _ int64) ([]byte, error) { return sse.Format(sse.Parse(body), "\n"), nil },
+			Doc: "LF line ends instead of Google's CRLF (proxies that re-frame the stream)"},
+		{Name: "gemini_error_midstream", Benign: false, Apply: gemEdit(geminiErrorMidstream),
+			Doc: `an error object {"code":503,"status":"UNAVAILABLE"} after HTTP 200 and the first event, then the end (an overloaded model mid-answer)`},
+		{Name: "gemini_malformed_function_call", Benign: false, Apply: gemEdit(malformedCall),
+			Doc: "the event with the calls replaced by an empty candidate with finishReason MALFORMED_FUNCTION_CALL (pydantic/pydantic-ai PR 3300)"},
+		{Name: "gemini_cut_before_finish", Benign: false, Apply: gemEdit(cutLast),
+			Doc: "the connection drops before the last event, which carries the calls whole and the finishReason: neither arrives"},
+	}
+	for i := range qs {
+		qs[i].API = gemini.Format.Name
+	}
+	return qs
+}
+
+// gemEdit applies edit to the stream's events, parsed; the result is framed
+// with CRLF as Google frames it.
+func gemEdit(edit func(evs []*jsonObject) ([]*jsonObject, error)) func([]byte, int64) ([]byte, error) {
+	return func(body []byte, _ int64) ([]byte, error) {
+		var evs []*jsonObject
+		for _, ev := range sse.Parse(body) {
+			if !ev.HasData {
+				continue
+			}
+			o, err := parseJSONObject([]byte(ev.Data))
+			if err != nil {
+				return nil, fmt.Errorf("event %q: %w", ev.Data, err)
+			}
+			evs = append(evs, o)
+		}
+		out, err := edit(evs)
+		if err != nil {
+			return nil, err
+		}
+		var events []sse.Event
+		for _, o := range out {
+			b, err := json.Marshal(o)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, sse.Event{Data: string(b), HasData: true})
+		}
+		return sse.Format(events, "\r\n"), nil
+	}
+}
+
+// candidate is the first candidate of an event, nil when none.
+func candidate(ev *jsonObject) *jsonObject {
+	cs := ev.array("candidates")
+	if len(cs) == 0 {
+		return nil
+	}
+	c, _ := cs[0].(*jsonObject)
+	return c
+}
+
+// parts is the first candidate's parts.
+func parts(ev *jsonObject) []any {
+	c := candidate(ev)
+	if c == nil || c.object("content") == nil {
+		return nil
+	}
+	return c.object("content").array("parts")
+}
+
+func setParts(ev *jsonObject, ps []any) { candidate(ev).object("content").set("parts", ps) }
+
+// callEvent is the index of the event whose parts hold functionCalls.
+func callEvent(evs []*jsonObject) int {
+	for i, ev := range evs {
+		for _, p := range parts(ev) {
+			if po, ok := p.(*jsonObject); ok && po.object("functionCall") != nil {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func dropCallIDs(evs []*jsonObject) ([]*jsonObject, error) {
+	for _, ev := range evs {
+		for _, p := range parts(ev) {
+			if fc := p.(*jsonObject).object("functionCall"); fc != nil {
+				fc.del("id")
+			}
+		}
+	}
+	return evs, nil
+}
+
+// callsAcrossEvents puts each call part of the call event in an event of its
+// own; the finishReason and usage stay on the last.
+func callsAcrossEvents(evs []*jsonObject) ([]*jsonObject, error) {
+	i := callEvent(evs)
+	if i < 0 || len(parts(evs[i])) < 2 {
+		return evs, nil
+	}
+	var out []*jsonObject
+	ps := parts(evs[i])
+	for k, p := range ps {
+		ev := evs[i].clone()
+		setParts(ev, []any{p})
+		if k < len(ps)-1 {
+			candidate(ev).del("finishReason")
+			ev.del("usageMetadata")
+		}
+		out = append(out, ev)
+	}
+	return append(append(evs[:i:i], out...), evs[i+1:]...), nil
+}
+
+// splitArgsNameFirst sends the first call as {name, args: {}} and then
+// {args} without a name in an event of its own.
+func splitArgsNameFirst(evs []*jsonObject) ([]*jsonObject, error) {
+	i := callEvent(evs)
+	if i < 0 {
+		return evs, nil
+	}
+	ps := parts(evs[i])
+	first := ps[0].(*jsonObject).clone()
+	args, _ := first.object("functionCall").get("args")
+	if a, ok := args.(*jsonObject); !ok || len(a.keys) == 0 {
+		return nil, fmt.Errorf("the first call's args are empty or not an object: %w", ErrNotApplicable)
+	}
+	head := evs[i].clone()
+	first.object("functionCall").set("args", &jsonObject{vals: map[string]any{}})
+	setParts(head, []any{first})
+	candidate(head).del("finishReason")
+	head.del("usageMetadata")
+	rest := &jsonObject{vals: map[string]any{}}
+	rest.set("args", args)
+	tail := &jsonObject{vals: map[string]any{}}
+	tail.set("functionCall", rest)
+	setParts(evs[i], append([]any{tail}, ps[1:]...))
+	return append(append(evs[:i:i], head), evs[i:]...), nil
+}
+
+func emptyCandidate(evs []*jsonObject) ([]*jsonObject, error) {
+	last := len(evs) - 1
+	ev := evs[last].clone()
+	c := &jsonObject{vals: map[string]any{}}
+	c.set("index", json.Number("0"))
+	ev.set("candidates", []any{c})
+	ev.del("usageMetadata")
+	return append(append(evs[:last:last], ev), evs[last]), nil
+}
+
+func finishAlone(evs []*jsonObject) ([]*jsonObject, error) {
+	last := len(evs) - 1
+	end := evs[last].clone()
+	text := &jsonObject{vals: map[string]any{}}
+	text.set("text", "")
+	setParts(end, []any{text})
+	candidate(evs[last]).del("finishReason")
+	evs[last].del("usageMetadata")
+	return append(evs, end), nil
+}
+
+func geminiErrorMidstream(evs []*jsonObject) ([]*jsonObject, error) {
+	e, err := parseJSONObject(gemini.ErrorBody(503, "", "The model is overloaded. Please try again later."))
+	if err != nil {
+		return nil, err
+	}
+	return []*jsonObject{evs[0], e}, nil
+}
+
+func malformedCall(evs []*jsonObject) ([]*jsonObject, error) {
+	i := callEvent(evs)
+	if i < 0 {
+		return nil, fmt.Errorf("no call to break: %w", ErrNotApplicable)
+	}
+	c := &jsonObject{vals: map[string]any{}}
+	c.set("finishReason", "MALFORMED_FUNCTION_CALL")
+	c.set("index", json.Number("0"))
+	evs[i].set("candidates", []any{c})
+	return evs, nil
+}
+
+func cutLast(evs []*jsonObject) ([]*jsonObject, error) { return evs[:len(evs)-1], nil }

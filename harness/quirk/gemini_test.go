@@ -1,0 +1,105 @@
+package quirk
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/gateway"
+	"github.com/agentvcr/agentvcr/wire/gemini"
+)
+
+func TestGeminiQuirkGoldens(t *testing.T) {
+	clean := readFixture(t, "gemini_clean.sse")
+	for _, q := range geminiQuirks() {
+		t.Run(q.Name, func(t *testing.T) {
+			if !strings.HasPrefix(q.Name, "gemini_") || q.Doc == "" {
+				t.Errorf("want the gemini_ prefix and a Doc")
+			}
+			got, err := q.Apply(clean, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, q.Name+".sse.golden", got)
+		})
+	}
+}
+
+// TestGeminiQuirkSemantics merges every transformed stream with the Gemini
+// merger: a benign quirk gives the clean turn's text and calls (new ids when
+// it drops them, a warning when it says so); the others give the error or
+// finish they stand for.
+func TestGeminiQuirkSemantics(t *testing.T) {
+	clean := readFixture(t, "gemini_clean.sse")
+	base, err := gemini.Merge(bytes.NewReader(clean))
+	if err != nil || len(base.ToolCalls) != 2 || gemini.Signature(base.ToolCalls[1]) != "c2lnbmF0dXJl" {
+		t.Fatalf("clean fixture merged to %+v, %v", base, err)
+	}
+	for _, q := range geminiQuirks() {
+		t.Run(q.Name, func(t *testing.T) {
+			body, err := q.Apply(clean, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := gemini.Merge(bytes.NewReader(body))
+			switch q.Name {
+			case "gemini_error_midstream":
+				var se *agent.StreamError
+				if !errors.As(err, &se) || se.Type != "UNAVAILABLE" || got.Text != "Let me s" {
+					t.Errorf("err = %v, text %q; want UNAVAILABLE after the first piece", err, got.Text)
+				}
+				return
+			case "gemini_malformed_function_call":
+				if !errors.Is(err, gemini.ErrMalformedFunctionCall) || got.FinishReason != "MALFORMED_FUNCTION_CALL" || len(got.ToolCalls) != 0 {
+					t.Errorf("err = %v, turn %+v; want ErrMalformedFunctionCall, no calls and the finish", err, got)
+				}
+				return
+			case "gemini_cut_before_finish":
+				if !errors.Is(err, agent.ErrTruncatedStream) || len(got.ToolCalls) != 0 {
+					t.Errorf("err = %v, %d calls; want a truncated stream without the calls", err, len(got.ToolCalls))
+				}
+				return
+			}
+			if !q.Benign || err != nil {
+				t.Fatalf("benign %v, err %v", q.Benign, err)
+			}
+			want := base.ToolCalls
+			if q.DropsIDs {
+				want = []agent.ToolCall{base.ToolCalls[0], base.ToolCalls[1]}
+				want[0].ID, want[1].ID = gemini.CallID(0), gemini.CallID(1)
+			}
+			if diff := cmp.Diff(base.Text, got.Text); diff != "" {
+				t.Errorf("text (-clean +quirk):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, got.ToolCalls); diff != "" {
+				t.Errorf("calls (-clean +quirk):\n%s", diff)
+			}
+			if (len(got.Warnings) > 0) != q.Warns {
+				t.Errorf("warnings %q, quirk Warns %v", got.Warnings, q.Warns)
+			}
+		})
+	}
+}
+
+// The call quirks pass a stream without calls through unchanged in meaning,
+// or refuse it.
+func TestGeminiQuirksTextOnly(t *testing.T) {
+	text := []byte(strings.Join(gateway.Stream(gemini.Format, "m", "s", 0, gateway.ScriptTurn{Text: "只有文字。"}), ""))
+	for _, q := range geminiQuirks() {
+		body, err := q.Apply(text, 1)
+		if errors.Is(err, ErrNotApplicable) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q.Name, err)
+		}
+		got, _ := gemini.Merge(bytes.NewReader(body))
+		if q.Benign && got.Text != "只有文字。" {
+			t.Errorf("%s: text %q", q.Name, got.Text)
+		}
+	}
+}

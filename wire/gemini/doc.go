@@ -1,0 +1,51 @@
+// Package gemini is Gemini's native wire format (Format): POST
+// {base}/v1beta/models/{model}:streamGenerateContent?alt=sse with the key in
+// x-goog-api-key, the request body, the stream merger, and the rule the API
+// enforces with a 400 (Check, and Decode for a request a server receives).
+// The model is in the path, not the body, and :generateContent is the same
+// request answered with one JSON object; agent.Format's Query, PathModel and
+// WholePath say so to the client and to servers.
+//
+// # Requests
+//
+// Body makes "contents" of the neutral messages: a user message is a "user"
+// content with a text part; an assistant message a "model" content with its
+// text part and then one functionCall part per call ({id, name, args}); the
+// tool messages after it one "user" content of functionResponse parts
+// ({id, name, response: {"output": text}}), in the calls' order. System
+// messages become systemInstruction, tools one functionDeclarations list
+// (parametersJsonSchema). A call's thought signature is kept on
+// agent.ToolCall.ExtraContent as {"google":{"thought_signature":…}}, the
+// shape Gemini's OpenAI-compatible endpoint uses in chat completions (see
+// Signature, WithSignature), and Body sends it back as the thoughtSignature
+// of that call's part; a signature on a text part is kept as an
+// agent.ThinkingRedacted block and goes back on the model turn's first part.
+//
+// # Streams
+//
+// Each event's data is one GenerateContentResponse (Google frames events
+// with CRLF; any line end reads), read by a fast path without reflection
+// when it has the usual shape and by encoding/json otherwise, to the same
+// result (a fuzz test holds the two together). Only the first candidate (index 0) is the
+// turn; others are dropped with a warning. Its content's parts merge in
+// order: text parts join the turn's text; parts with "thought": true are
+// reasoning (agent.ThinkingReasoning, shown apart, never sent back); a
+// functionCall part is a call, whole (Gemini never splits one), its args
+// compacted ("{}" when absent or null), its id kept or made up (CallID, its
+// position in the turn), its thoughtSignature in ExtraContent. A functionCall
+// part without a name continues the call before it, its args members laid
+// over that call's (proxies that split a call send the name first), with a
+// warning. A candidate without content changes nothing. The first
+// finishReason is FinishReason, as Gemini names it (STOP with and without
+// calls, MAX_TOKENS, SAFETY, RECITATION; MALFORMED_FUNCTION_CALL with no
+// call is ErrMalformedFunctionCall); promptFeedback.blockReason ends a turn
+// whose prompt was blocked. The last usageMetadata is the usage (thoughts
+// count as completion tokens). An object with an "error" member, Google's
+// {"code","message","status"}, is a *agent.StreamError (status as its type);
+// a stream with no finishReason is agent.ErrTruncatedStream.
+//
+// Check adds to agent.CheckMessages the rule Gemini answers with a 400:
+// every functionCall of a model content has a name and is answered, in
+// order, by a functionResponse of the same name at the head of the next
+// content, and no functionResponse appears anywhere else.
+package gemini
