@@ -32,4 +32,4 @@ unset ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_USE_BEDROCK CLAUDE_CODE_USE_VERTEX CLAUDE
 
 # -p runs one prompt without a terminal and exits; the read-only tools run
 # without asking, anything else is refused (there is nobody to ask).
-"$cli" -p "$prompt" --allowedTools "Read,Glob,Grep,LS" </dev/null
+"$cli" -p "$prompt" --allowedTools "Read,Glob,Grep" </dev/null
