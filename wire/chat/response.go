@@ -25,9 +25,9 @@ type completionChoice struct {
 }
 
 type completionMessage struct {
-	Role             string         `json:"role"`
-	Content          *string        `json:"content"`
-	ReasoningContent *string        `json:"reasoning_content,omitempty"`
+	Role             string           `json:"role"`
+	Content          *string          `json:"content"`
+	ReasoningContent *string          `json:"reasoning_content,omitempty"`
 	ToolCalls        []completionCall `json:"tool_calls,omitempty"`
 }
 
