@@ -17,7 +17,18 @@ type Result struct {
 	ExitCode int
 	TimedOut bool
 	Duration time.Duration
-	// Stdout, Stderr and Requests (the bodies as sent) are what -out keeps.
+	// Stdout, Stderr and Requests (the bodies as sent) are what -out keeps,
+	// with the side requests' bodies (Side, never judged) and the requests
+	// sent to no format's path (Unrouted).
 	Stdout, Stderr []byte
 	Requests       [][]byte
+	Side           [][]byte
+	Unrouted       []Unrouted
+}
+
+// Unrouted is a request on a path conform serves no format on: answered
+// 404 (HEAD and GET: 200, and not kept), and kept for -out.
+type Unrouted struct {
+	Method, Path string
+	Body         []byte
 }
