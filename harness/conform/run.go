@@ -176,7 +176,7 @@ type caseState struct {
 	toolset  []string   // the conversation's tool names (side.go)
 	sides    [][]byte   // the side requests' bodies
 	unrouted []Unrouted // requests on no format's path
-	changed  bool // the transform changed a reply (else SKIPPED)
+	changed  bool       // the transform changed a reply (else SKIPPED)
 
 	limits    caseLimits
 	keptBytes int    // of bodies
