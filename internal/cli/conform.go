@@ -48,7 +48,7 @@ type conformFlags struct {
 	calls, cases, ignore, passEnv listFlag
 	cassette, api                 string
 	parallel                      int
-	timeout                       time.Duration
+	timeout, stallTimeout         time.Duration
 	jsonOut, junitOut, out, basel string
 	list                          bool
 }
@@ -66,10 +66,11 @@ func cmdConform(env Env, args []string) int {
 	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them)")
 	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`")
+	fs.DurationVar(&f.stallTimeout, "stall-timeout", conform.DefaultStallTimeout, "kill a stall case's agent after `D` (real agents give up on a silent stream after 240 to 300 s; never below -timeout)")
 	fs.StringVar(&f.jsonOut, "json", "", "write the checks as JSON to `FILE`")
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
-	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
+	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests (request-N.json; side requests side-N.json; requests on no format's path unrouted-N.txt) under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
@@ -113,6 +114,9 @@ func cmdConform(env Env, args []string) int {
 	if f.timeout <= 0 {
 		return usage("-timeout %s: give a positive duration such as 30s", f.timeout)
 	}
+	if f.stallTimeout <= 0 {
+		return usage("-stall-timeout %s: give a positive duration such as 6m", f.stallTimeout)
+	}
 	var ids []string
 	for _, c := range f.cases {
 		ids = append(ids, strings.Split(c, ",")...)
@@ -148,7 +152,7 @@ func cmdConform(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir, PassEnv: f.passEnv}
-	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec, Format: format})
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, StallTimeout: f.stallTimeout, Recording: rec, Format: format})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2
