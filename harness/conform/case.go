@@ -97,6 +97,9 @@ func Cases() []Case {
 		if !q.Benign {
 			c.Expect = ExpectBadArgs
 		}
+		// the other answer's decoy call only in the tool turn: a conclusion
+		// carrying it fed the loop of agents that took it (issue 19)
+		c.ToolTurnOnly = q.Name == "several_choices"
 		cases = append(cases, c)
 	}
 	cases = append(cases,

@@ -34,6 +34,7 @@ type outcome struct {
 	exitCode int
 	startErr error // the command did not start
 	timedOut bool  // killed at -timeout
+	stdout   []byte
 	stderr   []byte
 	timeout  time.Duration
 	elapsed  time.Duration // from the agent's start to its end
@@ -111,6 +112,9 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	case o.exitCode != 0:
 		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, stderrExcerpt(o.stderr))
 	}
+	if v, ok := checkPrinted(o.stdout); !ok {
+		return v
+	}
 	if c.Expect == ExpectEcho {
 		return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}, o)
 	}
@@ -130,6 +134,9 @@ func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
 			continue
 		}
 		if v, ok := checkAnswered(c, want, r.req, a, n+1); !ok {
+			return v, false
+		}
+		if v, ok := checkText(r.req, a, n+1); !ok && c.Expect != ExpectFault {
 			return v, false
 		}
 		got := callIDs(r.req.Messages[a].Calls)

@@ -77,7 +77,7 @@ func checkAgents(t *testing.T, format Format, tests []agentCase) {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
 			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: format,
-				Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
+				Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,7 +52,7 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 			mode: respAgentCompleted, want: map[Status][]string{Failure: {"responses_completed_empty", "responses_completed_reordered", "responses_second_response"}}},
 		{reason: "each call answered with its item id instead of its call_id: every case whose turn reaches the tool results",
 			mode: respAgentItemIDOut, want: map[Status][]string{Failure: itemIDOut},
-			first: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message`},
+			first: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message; conform stopped the agent there`},
 	})
 }
 

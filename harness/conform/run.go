@@ -177,6 +177,7 @@ type caseState struct {
 	sides    [][]byte   // the side requests' bodies
 	unrouted []Unrouted // requests on no format's path
 	changed  bool       // the transform changed a reply (else SKIPPED)
+	stopped  bool       // a request decided the case: the agent was stopped (decided.go)
 
 	limits    caseLimits
 	keptBytes int    // of bodies
@@ -226,6 +227,9 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	}
 	if st.probeErr != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
+	}
+	if st.decided(req, len(st.reqs)) {
+		return st.stopDecided(), nil
 	}
 	ans, changed, err := st.c.answer(st.conv, req.assistants(), len(st.reqs))
 	st.changed = st.changed || changed
@@ -297,7 +301,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	p := runAgent(ctx, opt.Command, extra, timeout)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stderr: p.stderr, timeout: timeout,
+	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
 		elapsed: time.Since(st.start), sides: len(st.sides)}
 	var v verdict
 	switch {
@@ -317,6 +321,9 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 			want = st.conv.want
 		}
 		v = checkProbe(st.c, want, o)
+	}
+	if st.stopped && v.status == Failure {
+		v.details += "; conform stopped the agent there"
 	}
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
