@@ -79,6 +79,9 @@ type Case struct {
 	// Echo names what ExpectEcho wants sent back: "thought_signature" or
 	// "reasoning_content".
 	Echo string
+	// ReversedCallsOK: the calls may also be re-sent in reverse order (the
+	// stream's summary lists them so, and the API takes either order).
+	ReversedCallsOK bool
 }
 
 // sourceRe finds the last parenthesized part of a quirk's Doc.
