@@ -46,6 +46,7 @@ flags:
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
 	calls, cases, ignore, passEnv listFlag
+	providers                     listFlag
 	cassette, api                 string
 	parallel                      int
 	timeout, stallTimeout         time.Duration
@@ -75,6 +76,7 @@ func cmdConform(env Env, args []string) int {
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
+	fs.Var(&f.providers, "provider", "the agent targets the provider `NAME` ("+strings.Join(conform.Providers, ", ")+"; repeatable; default all): another provider's echo case that fails is reported apart and does not fail the run")
 	fs.Var(&f.passEnv, "pass-env", "keep the credential variable `NAME` of conform's environment for the agent (repeatable; every other *_API_KEY, *_TOKEN, *_SECRET* and every variable of a model provider is dropped, and -out lists the names dropped in "+conform.DroppedFile+")")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -117,6 +119,9 @@ func cmdConform(env Env, args []string) int {
 	if f.stallTimeout <= 0 {
 		return usage("-stall-timeout %s: give a positive duration such as 6m", f.stallTimeout)
 	}
+	if err := conform.CheckProviders(f.providers); err != nil {
+		return usage("-provider: %v", err)
+	}
 	var ids []string
 	for _, c := range f.cases {
 		ids = append(ids, strings.Split(c, ",")...)
@@ -157,6 +162,7 @@ func cmdConform(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2
 	}
+	conform.MarkProviders(results, f.providers)
 	unexpected, stale := baseline.Judge(results)
 	if err := writeConformReports(env, f, results); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
