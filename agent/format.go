@@ -65,6 +65,11 @@ type Format struct {
 	// when it has one. FinishReason "" is the format's own for a turn with or
 	// without calls. Merge(Write(...)) gives back t's text and calls.
 	Write func(model, conversation string, index int, t *Turn) []string
+	// Response renders t as the JSON body of a non-streamed answer of this
+	// format (a request with "stream": false), with the ids and finish
+	// reason Write gives the same turn: what a server sends a client that
+	// falls back from streaming.
+	Response func(model, conversation string, index int, t *Turn) []byte
 	// IsStreamEvent reports whether the first event of a stream belongs to
 	// this format: typ is its "event:" field or its data object's "type"
 	// member, data is the data object (nil for an "event:" line). The

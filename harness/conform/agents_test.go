@@ -72,6 +72,9 @@ func testAgent(mode string) int {
 	if strings.HasPrefix(mode, "gemini_") {
 		return testGeminiAgent(mode)
 	}
+	if strings.HasPrefix(mode, "real_") {
+		return testRealAgent(mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(os.Stderr, "test agent: giving up at once")

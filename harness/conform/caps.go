@@ -28,7 +28,7 @@ func (st *caseState) admit(lim caseLimits, n int) bool {
 		return false
 	}
 	switch {
-	case len(st.bodies) >= lim.requests:
+	case len(st.bodies)+len(st.sides) >= lim.requests:
 		st.over = fmt.Errorf("the agent sent more than %d requests in this case (%w %d a case)", lim.requests, ErrCaseCap, lim.requests)
 	case st.keptBytes+n > lim.bytes:
 		st.over = fmt.Errorf("the agent's requests in this case passed %s (%w %s of requests a case)", mib(lim.bytes), ErrCaseCap, mib(lim.bytes))

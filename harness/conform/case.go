@@ -79,6 +79,9 @@ type Case struct {
 	// Echo names what ExpectEcho wants sent back: "thought_signature" or
 	// "reasoning_content".
 	Echo string
+	// ReversedCallsOK: the calls may also be re-sent in reverse order (the
+	// stream's summary lists them so, and the API takes either order).
+	ReversedCallsOK bool
 }
 
 // sourceRe finds the last parenthesized part of a quirk's Doc.
@@ -97,6 +100,9 @@ func Cases() []Case {
 		if !q.Benign {
 			c.Expect = ExpectBadArgs
 		}
+		// the other answer's decoy call only in the tool turn: a conclusion
+		// carrying it fed the loop of agents that took it (issue 19)
+		c.ToolTurnOnly = q.Name == "several_choices"
 		cases = append(cases, c)
 	}
 	cases = append(cases,

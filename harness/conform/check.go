@@ -34,8 +34,11 @@ type outcome struct {
 	exitCode int
 	startErr error // the command did not start
 	timedOut bool  // killed at -timeout
+	stdout   []byte
 	stderr   []byte
 	timeout  time.Duration
+	elapsed  time.Duration // from the agent's start to its end
+	sides    int           // side requests, answered apart (side.go)
 }
 
 // A verdict is a case's status with one line of details and, for a failure
@@ -50,6 +53,15 @@ func fail(format string, args ...any) verdict {
 	return verdict{status: Failure, details: fmt.Sprintf(format, args...)}
 }
 
+// sideNote is " with tools (N side requests without them, answered
+// apart)", or "" when there were none.
+func sideNote(sides int) string {
+	if sides == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" offering the conversation's tools (only %s, answered apart)", count(sides, "side request"))
+}
+
 // checkStart fails a case whose agent did not start, sent nothing, or sent
 // something conform cannot read. ok is true when the checks can go on.
 func checkStart(o outcome) (verdict, bool) {
@@ -57,33 +69,19 @@ func checkStart(o outcome) (verdict, bool) {
 	case o.startErr != nil:
 		return fail("the command did not start: %v", o.startErr), false
 	case len(o.requests) == 0 && o.timedOut:
-		return fail("the agent sent no request and was still running after -timeout %s: killed%s", o.timeout, lastLine(o.stderr)), false
+		return fail("the agent sent no request%s and was still running after -timeout %s: killed%s", sideNote(o.sides), o.timeout, stderrExcerpt(o.stderr)), false
 	case len(o.requests) == 0:
-		return fail("the agent exited with code %d without sending a request to the case's URL%s", o.exitCode, lastLine(o.stderr)), false
+		return fail("the agent exited with code %d without sending a request%s to the case's URL%s", o.exitCode, sideNote(o.sides), stderrExcerpt(o.stderr)), false
 	}
 	for i, r := range o.requests {
 		switch {
 		case r.err != nil:
 			return fail("request %d: %v", i+1, r.err), false
-		case !r.req.Streams:
+		case i == 0 && !r.req.Streams: // a later one is a fallback (fallback.go)
 			return fail("request %d does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on", i+1), false
 		}
 	}
 	return verdict{}, true
-}
-
-// lastLine is ": " and the last non-empty line of the agent's stderr, cut
-// to 200 bytes, or "".
-func lastLine(stderr []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if last == "" {
-		return ""
-	}
-	if len(last) > 200 {
-		last = last[:200] + "…"
-	}
-	return " (stderr: " + last + ")"
 }
 
 // checkProbe judges a probe-mode case from what the agent sent and how it
@@ -94,7 +92,7 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	}
 	switch c.Expect {
 	case ExpectBroken:
-		return checkBroken(o)
+		return checkBroken(c, want, o)
 	case ExpectFault:
 		return checkFault(c, want, o)
 	}
@@ -112,12 +110,15 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	case o.timedOut:
 		return fail("the agent got the conclusion but was still running after -timeout %s: killed", o.timeout)
 	case o.exitCode != 0:
-		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, lastLine(o.stderr))
+		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, stderrExcerpt(o.stderr))
+	}
+	if v, ok := checkPrinted(o.stdout); !ok {
+		return v
 	}
 	if c.Expect == ExpectEcho {
-		return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}
+		return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}, o)
 	}
-	return verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}
+	return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}, o)
 }
 
 // checkFollowUps checks every request that carries the tool turn: its first
@@ -135,6 +136,9 @@ func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
 		if v, ok := checkAnswered(c, want, r.req, a, n+1); !ok {
 			return v, false
 		}
+		if v, ok := checkText(r.req, a, n+1); !ok && c.Expect != ExpectFault {
+			return v, false
+		}
 		got := callIDs(r.req.Messages[a].Calls)
 		if seen && !slicesEqual(ids, got) {
 			return verdict{status: Failure, details: fmt.Sprintf("request %d re-sends the calls under other ids", n+1),
@@ -146,9 +150,18 @@ func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
 		if o.timedOut {
 			return fail("the agent never sent the tool results and was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request")), false
 		}
-		return fail("the agent never sent the tool results: %s, exit %d%s", count(len(o.requests), "request"), o.exitCode, lastLine(o.stderr)), false
+		return fail("the agent never sent the tool results: %s, exit %d%s", count(len(o.requests), "request"), o.exitCode, stderrExcerpt(o.stderr)), false
 	}
 	return verdict{}, true
+}
+
+// reversedCalls is calls in reverse order.
+func reversedCalls(calls []Call) []Call {
+	out := make([]Call, len(calls))
+	for i, c := range calls {
+		out[len(calls)-1-i] = c
+	}
+	return out
 }
 
 func firstAssistant(r Request) int {
@@ -218,6 +231,9 @@ func checkAnswered(c Case, want []Call, r Request, a, n int) (verdict, bool) {
 		skip = 0
 	}
 	withIDs := !c.DropsIDs
+	if c.ReversedCallsOK && len(got) == len(want) && cmp.Equal(views(want, withIDs, skip), views(reversedCalls(got), withIDs, skip)) {
+		want = got // response.completed's order: judged as sent
+	}
 	if d := cmp.Diff(views(want, withIDs, skip), views(got, withIDs, skip)); d != "" {
 		return verdict{status: Failure, details: fmt.Sprintf("request %d: the assistant message does not re-send the merged calls", n), diff: d}, false
 	}
@@ -260,8 +276,18 @@ func checkAnswered(c Case, want []Call, r Request, a, n int) (verdict, bool) {
 
 // checkBroken: no request may carry an assistant or tool message the first
 // request did not (a retry of the same request is fine), and the agent must
-// not exit 0.
-func checkBroken(o outcome) verdict {
+// not exit 0; but salvage and resuming are WARNINGs (recovery.go), and the
+// whole turn read from a non-streamed retry may be sent on (fallback.go).
+func checkBroken(c Case, want []Call, o outcome) verdict {
+	if v, found := recovery(c, want, o); found {
+		if v.status == Failure {
+			return v
+		}
+		return recovered(v, o)
+	}
+	if ns := fallbacks(o.requests); len(ns) > 0 {
+		return checkFallbackFinished(c, want, o, ns)
+	}
 	base := o.requests[0].req.Messages
 	for n, r := range o.requests[1:] {
 		if extra := sentOn(base, r.req.Messages); extra != "" {
@@ -275,7 +301,23 @@ func checkBroken(o outcome) verdict {
 	case o.exitCode == 0:
 		return fail("the agent exited 0 after a broken stream, as if the turn were complete (%s)", count(len(o.requests), "request"))
 	}
-	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d after %s%s", o.exitCode, count(len(o.requests), "attempt"), lastLine(o.stderr))}
+	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d after %s%s", o.exitCode, count(len(o.requests), "attempt"), stderrExcerpt(o.stderr))}
+}
+
+// checkFallbackFinished judges a broken case whose agent asked again
+// without a stream (requests ns): it may go on with the whole turn conform
+// answered, and must then finish.
+func checkFallbackFinished(c Case, want []Call, o outcome, ns []int) verdict {
+	if v, ok := checkFollowUps(c, want, o); !ok {
+		return v
+	}
+	switch {
+	case o.timedOut:
+		return fail("the agent got the conclusion but was still running after -timeout %s: killed", o.timeout)
+	case o.exitCode != 0:
+		return fail("the agent sent the tool results but exited with code %d%s", o.exitCode, stderrExcerpt(o.stderr))
+	}
+	return verdict{status: Success, details: fmt.Sprintf("gave up on the broken stream, asked again with \"stream\": false (%s), read the whole turn and finished; exit 0", numbered(ns, "request"))}
 }
 
 // sentOn names the first assistant or tool message of msgs beyond those of
@@ -320,6 +362,12 @@ func messageViews(ms []Message) []messageView {
 // agent may give up (exit non-zero) or retry and finish; it must not send on
 // what the fault cut, exit 0 without finishing, or hang.
 func checkFault(c Case, want []Call, o outcome) verdict {
+	if v, found := recovery(c, want, o); found {
+		if v.status == Failure {
+			return v
+		}
+		return recovered(v, o)
+	}
 	followUp := false
 	for _, r := range o.requests {
 		if firstAssistant(r.req) >= 0 {
@@ -334,21 +382,25 @@ func checkFault(c Case, want []Call, o outcome) verdict {
 	retried := len(o.requests) > 1 && firstAssistant(o.requests[1].req) < 0
 	switch {
 	case o.timedOut && c.Fault == FaultStall:
-		return fail("the agent did not give up on a stalled stream within -timeout %s: killed", o.timeout)
+		return fail("the agent did not give up on a stalled stream within -stall-timeout %s: killed", o.timeout)
 	case o.timedOut:
 		return fail("the agent was still running after -timeout %s: killed (%s)", o.timeout, count(len(o.requests), "request"))
 	case o.exitCode == 0 && !followUp:
 		return fail("the agent exited 0 after the %s fault without finishing the conversation (%s)", c.Fault, count(len(o.requests), "request"))
 	case o.exitCode != 0 && followUp:
-		return fail("the agent sent the tool results but exited with code %d%s", o.exitCode, lastLine(o.stderr))
+		return fail("the agent sent the tool results but exited with code %d%s", o.exitCode, stderrExcerpt(o.stderr))
 	case c.Fault == Fault429 && retried && o.requests[1].at-o.requests[0].at < retryAfter:
 		return verdict{status: Warning, details: fmt.Sprintf("retried %s after the 429, before its Retry-After: %d", (o.requests[1].at - o.requests[0].at).Round(time.Millisecond), int(retryAfter/time.Second))}
 	case c.Fault == Fault429 && !retried:
-		return verdict{status: Warning, details: fmt.Sprintf("gave up on a 429 with Retry-After: %d (exit %d) instead of waiting and retrying%s", int(retryAfter/time.Second), o.exitCode, lastLine(o.stderr))}
+		return verdict{status: Warning, details: fmt.Sprintf("gave up on a 429 with Retry-After: %d (exit %d) instead of waiting and retrying%s", int(retryAfter/time.Second), o.exitCode, stderrExcerpt(o.stderr))}
+	case followUp && c.Fault == FaultStall:
+		return verdict{status: Success, details: fmt.Sprintf("%s, retried and finished (%s%s)", gaveUp(o), count(len(o.requests), "request"), unstreamed(o))}
 	case followUp:
-		return verdict{status: Success, details: fmt.Sprintf("retried and finished (%s)", count(len(o.requests), "request"))}
+		return verdict{status: Success, details: fmt.Sprintf("retried and finished (%s%s)", count(len(o.requests), "request"), unstreamed(o))}
+	case c.Fault == FaultStall:
+		return verdict{status: Success, details: fmt.Sprintf("%s: exit %d%s", gaveUp(o), o.exitCode, stderrExcerpt(o.stderr))}
 	}
-	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d%s", o.exitCode, lastLine(o.stderr))}
+	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d%s", o.exitCode, stderrExcerpt(o.stderr))}
 }
 
 // retryAfter is the Retry-After of fault_429.

@@ -79,7 +79,7 @@ func checkAgents(t *testing.T, format Format, tests []agentCase) {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
 			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: format,
-				Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
+				Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,8 @@ func TestBadCommands(t *testing.T) {
 			for _, r := range results {
 				got = append(got, r.Case.ID+" "+string(r.Status)+": "+r.Details)
 			}
-			want := []string{"clean FAILURE: " + strings.ReplaceAll(tt.details, "CASE", "clean"), "truncated FAILURE: " + strings.ReplaceAll(tt.details, "CASE", "truncated")}
+			want := []string{"clean FAILURE: " + strings.ReplaceAll(tt.details, "CASE", "clean"),
+				"truncated FAILURE: clean fails too (read it first), so this may follow from it: " + strings.ReplaceAll(tt.details, "CASE", "truncated")}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
 			}
@@ -222,16 +223,16 @@ func TestFault429Timing(t *testing.T) {
 	}
 }
 
-// An agent with no timeout on a stalled stream is killed at -timeout: a
-// FAILURE that says so, and conform returns.
+// An agent with no timeout on a stalled stream is killed at
+// -stall-timeout: a FAILURE that says so, and conform returns.
 func TestFaultStallWithoutTimeout(t *testing.T) {
 	only, _ := SelectCases(Cases(), []string{"fault_stall"})
 	timeout := slow * time.Second
-	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout})
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout / 2, StallTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "the agent did not give up on a stalled stream within -timeout " + timeout.String() + ": killed"
+	want := "the agent did not give up on a stalled stream within -stall-timeout " + timeout.String() + ": killed"
 	if r := results[0]; r.Status != Failure || r.Details != want || !r.TimedOut {
 		t.Errorf("%s %q (timed out %v), want FAILURE %q", r.Status, r.Details, r.TimedOut, want)
 	}

@@ -21,6 +21,9 @@ type conversation struct {
 	// want is the tool turn's calls as a correct accumulator merges them
 	// (probe mode).
 	want []Call
+	// plain are the turns themselves (probe mode), for a request that
+	// asks for no stream (fallback.go).
+	plain []agent.Turn
 }
 
 // probeScript names the probe's stream ids ("chatcmpl-conform-1").
@@ -49,7 +52,7 @@ func (f Format) build(first Request, specs []CallSpec) (*conversation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
 	}
-	conv := &conversation{turns: [][]byte{tool, end}, clamp: true}
+	conv := &conversation{turns: [][]byte{tool, end}, clamp: true, plain: []agent.Turn{reply, {Text: probeConclusion}}}
 	for _, c := range turn.ToolCalls {
 		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}

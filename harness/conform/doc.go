@@ -11,9 +11,16 @@
 // AGENTVCR_CASE (CaseVariable) to the case's id. A request on another
 // format's path (Format.Path) fails with ErrWrongPath, naming the -api
 // that speaks it; on the first case it ends the run (Run returns it). Each
-// run is bounded by Options.Timeout;
-// at the deadline the agent's whole process group is killed. The clean case
-// runs first and alone, the others Options.Parallel at a time.
+// run is bounded by Options.Timeout, a stall case's by Options.StallTimeout
+// (-stall-timeout, DefaultStallTimeout: real agents give up on a silent
+// stream after 240 to 300 s); at the deadline the agent's whole process
+// group gets SIGTERM, and SIGKILL once its leader exited or after two
+// seconds, so a wrapper's trap can clean up. HEAD and GET requests on a
+// path no format serves (Claude Code's HEAD /api/hello) are answered 200
+// and not counted; other requests there are answered 404 and kept for -out
+// (Result.Unrouted). The clean case runs first and alone, the others
+// Options.Parallel at a time; when it fails, the other cases' failures say
+// so first (follow.go).
 //
 // # What an agent gets, and what it leaves (credentials.go, mark.go, leftovers_linux.go, deathsig_linux.go, caps.go)
 //
@@ -37,9 +44,27 @@
 // request over a cap is answered 413, the agent is killed at once, and the
 // case fails naming the cap (ErrCaseCap).
 //
+// # Side requests (side.go) and non-streamed requests (fallback.go)
+//
+// The conversation conform judges is the requests whose tool names are
+// those of the first request that offers tools. A request with no tools or
+// another tool set (opencode's title request, Qwen Code's memory agent,
+// Gemini CLI's routing classifier) is a side request: answered with a short
+// reply in its format, streamed when it asks for a stream, JSON filling the
+// required members of the schema it asks for (chat response_format,
+// Responses text.format, Messages output_format, Gemini generationConfig);
+// kept (Result.Side, side-N.json under -out), never judged, never the probe.
+// An agent that sends only side requests in the clean case ends the run
+// with ErrNoReadOnlyTool. A request of the conversation that asks for no
+// stream after a streamed one (Claude Code's fallback) is answered with the
+// format's non-streamed answer (agent.Format's Response) and judged like
+// any other; on a benign case that is a WARNING (the agent could not read
+// the stream), after a broken stream or a fault a fair retry. A first
+// request without a stream fails the case: conform checks streams.
+//
 // # The probe (probe.go, conversation.go)
 //
-// From a case's first request conform reads the tools the agent offers and
+// From the conversation's first request conform reads the tools the agent offers and
 // builds one model turn: a short text, then two calls in parallel. The tools
 // are those named by -call (CallSpec), else the first two whose names say
 // they only read (a word of the name is read, view, cat, list, ls, glob,
@@ -72,13 +97,27 @@
 // merged calls (names, arguments equal as JSON, order; ids equal to the
 // stream's unless the stream dropped them), with non-empty unique ids that
 // stay the same in later requests; every call must be answered by exactly
-// one tool message before any other message; the agent must exit 0. After a
-// broken stream no request may carry an assistant or tool message the
-// first request did not (a retry is fine), and the agent must not exit 0.
+// one tool message before any other message; its text must be the merged
+// text (dropped, "[object Object]", null or the parts dumped as JSON fail:
+// garble.go) and the agent must exit 0 without printing "[object Object]".
+// The first request that re-sends the tool turn wrong decides a benign
+// case: it is answered 400 and the agent stopped there (decided.go), so a
+// loop is never fed; several_choices' decoy call is in the tool turn only.
+// After a broken stream no request may carry an assistant or tool message
+// the first request did not (a retry is fine), and the agent must not exit
+// 0. Recovery (recovery.go), after a broken stream or a stall or reset:
+// sending anything cut or corrupt (a call the stream did not complete, text
+// it did not deliver) is a FAILURE; keeping only the calls that completed
+// before the break is a WARNING that says so and whether the agent ran them
+// from a stream that then failed; resuming from the delivered text with no
+// call is a WARNING; going on with the whole turn read from a non-streamed
+// retry is a SUCCESS.
 // After a fault the agent may give up or retry and finish, but not exit 0
 // without finishing, send on what the fault cut, or hang (a stall it does
-// not give up on within the timeout fails). A 429 it does not wait out is a
-// WARNING. On an echo case every request carrying the tool turn must also
+// not give up on within -stall-timeout fails; one it gives up on says after
+// how long: "gave up on the stalled stream after 241s"). A 429 it does not
+// wait out is a WARNING. Failures quote the agent's stderr from its first
+// line that says error, then its last lines (excerpt.go). On an echo case every request carrying the tool turn must also
 // send back each call's extra_content with its signature, or that turn's
 // reasoning_content; conform's server does not refuse a request without
 // it (the providers answer 400), the case fails.

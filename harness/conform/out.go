@@ -17,8 +17,10 @@ var ErrOutLink = errors.New("conform follows no link under -out")
 const DroppedFile = "env-dropped.txt"
 
 // WriteOut keeps what -out keeps under dir: for each result, a folder
-// named after its case holding stdout, stderr and request-N.json (the
-// bodies as sent), and DroppedFile listing dropped. Each case's folder is
+// named after its case holding stdout, stderr, request-N.json (the
+// bodies as sent), side-N.json (the side requests' bodies) and
+// unrouted-N.txt (a request on no format's path: its method and path, a
+// blank line, its body), and DroppedFile listing dropped. Each case's folder is
 // made fresh: what a previous run left in it is removed. Nothing is
 // written through a symbolic link: dir is opened as an os.Root (no path
 // may leave it), and a link at a case's folder, inside it or at
@@ -71,6 +73,17 @@ func writeOut(dir string, results []Result, dropped []string) error {
 		}
 		for i, body := range r.Requests {
 			if err := createFile(root, fmt.Sprintf("%s/request-%d.json", id, i+1), body); err != nil {
+				return err
+			}
+		}
+		for i, body := range r.Side {
+			if err := createFile(root, fmt.Sprintf("%s/side-%d.json", id, i+1), body); err != nil {
+				return err
+			}
+		}
+		for i, u := range r.Unrouted {
+			text := append([]byte(u.Method+" "+u.Path+"\n\n"), u.Body...)
+			if err := createFile(root, fmt.Sprintf("%s/unrouted-%d.txt", id, i+1), text); err != nil {
 				return err
 			}
 		}

@@ -231,11 +231,11 @@ func writeValue(b *strings.Builder, s map[string]any, variant, depth int) {
 func schemaType(s map[string]any) string {
 	switch t := s["type"].(type) {
 	case string:
-		return t
+		return strings.ToLower(t) // Gemini's schemas say STRING, INTEGER
 	case []any:
 		for _, x := range t {
 			if name, ok := x.(string); ok && name != "null" {
-				return name
+				return strings.ToLower(name)
 			}
 		}
 	}

@@ -5,14 +5,30 @@ package conform
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
+
+// killGrace is how long the agent's group has between SIGTERM and SIGKILL
+// at -timeout: a wrapper's EXIT trap removes its temporary home, an agent
+// flushes its log to stderr (issue 19: opencode homes were left behind).
+const killGrace = 2 * time.Second
 
 // setProcessGroup starts the agent in a process group of its own, and makes
 // the kill at -timeout reach the whole group (a `go run` or `npx` wrapper's
-// child too).
+// child too): SIGTERM, then SIGKILL once the group leader exited or after
+// killGrace.
 func setProcessGroup(c *exec.Cmd) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Cancel = func() error {
-		return syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		pid := c.Process.Pid
+		if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil {
+			return err
+		}
+		deadline := time.Now().Add(killGrace)
+		for time.Now().Before(deadline) && c.Process.Signal(syscall.Signal(0)) == nil {
+			time.Sleep(20 * time.Millisecond)
+		}
+		syscall.Kill(-pid, syscall.SIGKILL) // what is left of the group; ESRCH when nothing is
+		return nil
 	}
 }

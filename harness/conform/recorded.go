@@ -238,11 +238,11 @@ func checkRecorded(f Format, want [][]byte, against string, ignore []string, o o
 	}
 	switch {
 	case len(o.requests) != len(want):
-		return fail("the agent sent %d requests, %s has %d%s", len(o.requests), against, len(want), lastLine(o.stderr))
+		return fail("the agent sent %d requests, %s has %d%s", len(o.requests), against, len(want), stderrExcerpt(o.stderr))
 	case o.timedOut:
 		return fail("the agent was still running after -timeout %s: killed", o.timeout)
 	case o.exitCode != 0:
-		return fail("the agent exited with code %d%s", o.exitCode, lastLine(o.stderr))
+		return fail("the agent exited with code %d%s", o.exitCode, stderrExcerpt(o.stderr))
 	}
 	return verdict{status: Success, details: fmt.Sprintf("%d requests equal to %s; exit 0", len(want), against)}
 }

@@ -41,6 +41,9 @@ func WriteTable(w io.Writer, results []Result) error {
 		if r.Expected {
 			verdict += " (baseline)"
 		}
+		if r.OtherProvider != "" && r.Status == Failure {
+			verdict += " (" + r.OtherProvider + ")"
+		}
 		row(r.Case.ID, r.Case.Source, verdict, r.Details)
 		if r.Diff != "" && r.Status != Success {
 			lines := strings.Split(strings.TrimRight(r.Diff, "\n"), "\n")

@@ -48,11 +48,11 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 		{reason: "the naive merger, sending each call with its item id but no reasoning item: the naive cases and the echo",
 			mode: respAgentIDsNoReasoning, want: map[Status][]string{Failure: append(slices.Clone(naive), "responses_echo_reasoning")},
 			echo: `request 2: call 1 (read_file) is sent with its item id "fc_conform_1_0" but without the reasoning item "rs_conform_1" before it (OpenAI answers 400: it was provided without its required reasoning item)`},
-		{reason: "response.completed's output taken as the turn (openai-node's final response): an empty or reordered output, and the second response",
-			mode: respAgentCompleted, want: map[Status][]string{Failure: {"responses_completed_empty", "responses_completed_reordered", "responses_second_response"}}},
+		{reason: "response.completed's output taken as the turn (openai-node's final response): an empty output and the second response fail; a reordered output is re-sent in its order, which the API takes",
+			mode: respAgentCompleted, want: map[Status][]string{Failure: {"responses_completed_empty", "responses_second_response"}}},
 		{reason: "each call answered with its item id instead of its call_id: every case whose turn reaches the tool results",
 			mode: respAgentItemIDOut, want: map[Status][]string{Failure: itemIDOut},
-			first: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message`},
+			first: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message; conform stopped the agent there`},
 	})
 }
 

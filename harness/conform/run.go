@@ -37,6 +37,10 @@ type Options struct {
 	Parallel int
 	// Timeout bounds each case's run of the agent (default 30 s).
 	Timeout time.Duration
+	// StallTimeout bounds the run of a stall case instead (default
+	// DefaultStallTimeout, never below Timeout): real agents give up on a
+	// silent stream after 240 to 300 s (issue 19).
+	StallTimeout time.Duration
 	// Format is the wire format (default chat completions).
 	Format Format
 	// Recording, when set, is recorded mode: the cases (RecordedCases)
@@ -71,13 +75,17 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
+	if opt.StallTimeout <= 0 {
+		opt.StallTimeout = DefaultStallTimeout
+	}
+	opt.StallTimeout = max(opt.StallTimeout, opt.Timeout)
 	if opt.limits == (caseLimits{}) {
 		opt.limits = defaultLimits
 	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
-		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, limits: opt.limits}
-		if opt.Recording != nil {
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, limits: opt.limits, recorded: opt.Recording != nil}
+		if st.recorded {
 			st.conv = recordedConversation(opt.Recording)
 		}
 		states[c.ID] = st
@@ -89,7 +97,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("conform serves no case %q: %w", name, serve.ErrUnknownCase)
 		}
-		return &serve.Route{Answer: st.reply, Models: []string{"conform"}}, nil
+		return &serve.Route{Answer: st.reply, Models: []string{"conform"}, Preflight: true, Unrouted: st.unroutedRequest}, nil
 	}}
 	base, stop, err := srv.Start("127.0.0.1:0")
 	if err != nil {
@@ -107,12 +115,13 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	rest := make([]int, 0, len(opt.Cases))
 	for i, c := range opt.Cases {
-		if i > 0 || (c.ID != "clean" && !strings.HasSuffix(c.ID, "_clean") && c.ID != "replay") {
+		if i > 0 || !isFirstCase(c.ID) {
 			rest = append(rest, i)
 			continue
 		}
 		states[c.ID].first = true
 		runOne(i)
+		states[c.ID].onlySide()
 		if err := states[c.ID].probeError(); err != nil {
 			return nil, err
 		}
@@ -142,6 +151,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			return nil, err
 		}
 	}
+	followClean(results)
 	return results, nil
 }
 
@@ -154,6 +164,8 @@ type caseState struct {
 	// first: the case runs first and alone (clean, or replay); its
 	// probe error ends the run.
 	first bool
+	// recorded: the case replays a recording (no side requests, no probe).
+	recorded bool
 
 	mu       sync.Mutex
 	start    time.Time
@@ -161,7 +173,11 @@ type caseState struct {
 	probeErr error // the probe cannot build its turn from the agent's tools
 	reqs     []received
 	bodies   [][]byte
-	changed  bool // the transform changed a reply (else SKIPPED)
+	toolset  []string   // the conversation's tool names (side.go)
+	sides    [][]byte   // the side requests' bodies
+	unrouted []Unrouted // requests on no format's path
+	changed  bool       // the transform changed a reply (else SKIPPED)
+	stopped  bool       // a request decided the case: the agent was stopped (decided.go)
 
 	limits    caseLimits
 	keptBytes int    // of bodies
@@ -203,6 +219,10 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	}
 	req, err := st.format.Read(sr.Body)
 	req = st.format.readPath(sr.Path, req)
+	if err == nil && st.isSide(req) {
+		st.sides = append(st.sides, sr.Body)
+		return sideReply(st.format, req, len(st.sides)), nil
+	}
 	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
 	st.bodies = append(st.bodies, sr.Body)
 	if err != nil {
@@ -214,10 +234,16 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	if st.probeErr != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
 	}
+	if st.decided(req, len(st.reqs)) {
+		return st.stopDecided(), nil
+	}
 	ans, changed, err := st.c.answer(st.conv, req.assistants(), len(st.reqs))
 	st.changed = st.changed || changed
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "conform: "+err.Error()), nil
+	}
+	if r, ok := st.plainReply(req, ans); ok {
+		return r, nil
 	}
 	return st.serveAnswer(ans)
 }
@@ -274,10 +300,15 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.start, st.stop = time.Now(), stop
 	st.mu.Unlock()
 	extra := append(wire.Env(strings.TrimSuffix(url, "/v1"), DummyKey), CaseVariable+"="+st.c.ID)
-	p := runAgent(ctx, opt.Command, extra, opt.Timeout)
+	timeout := opt.Timeout
+	if st.c.Fault == FaultStall {
+		timeout = opt.StallTimeout
+	}
+	p := runAgent(ctx, opt.Command, extra, timeout)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stderr: p.stderr, timeout: opt.Timeout}
+	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
+		elapsed: time.Since(st.start), sides: len(st.sides)}
 	var v verdict
 	switch {
 	case st.over != nil:
@@ -297,9 +328,12 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 		}
 		v = checkProbe(st.c, want, o)
 	}
+	if st.stopped && v.status == Failure {
+		v.details += "; conform stopped the agent there"
+	}
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
-		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies}
+		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted}
 }
 
 // allRead reports whether every request the case received was read (none

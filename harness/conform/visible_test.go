@@ -16,7 +16,7 @@ func TestTableEscapesControlCharacters(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := table(results)
-	want := `the agent exited with code 1 without sending a request to the case's URL (stderr: \x1b]0;pwned\x07\x1b[31mred\x1b[0m and a bell\x07)`
+	want := `the agent exited with code 1 without sending a request to the case's URL (stderr: starting | \x1b]0;pwned\x07\x1b[31mred\x1b[0m and a bell\x07)`
 	if !strings.Contains(got, want) {
 		t.Errorf("the table:\n%s\nwant a row with %s", got, want)
 	}

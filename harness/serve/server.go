@@ -79,6 +79,13 @@ type Route struct {
 	// Rechunk, when its mode is not rechunk.Whole, cuts a streamed reply
 	// into its pieces instead of events, one flush each.
 	Rechunk rechunk.Cutter
+	// Preflight answers HEAD and GET on a path no format serves with 200
+	// and no body (a client checking that the server is up, as Claude Code
+	// does with HEAD /api/hello), without handing them to Answer.
+	Preflight bool
+	// Unrouted, when set, sees every other request on a path no format
+	// serves, its body read, before it is answered 404.
+	Unrouted func(Request)
 	// Coalesce writes a streamed reply's events without a flush between
 	// them: one write at the end, as a server that corks its socket (Node's
 	// http does within one tick) sends events written without a pause. For
@@ -188,7 +195,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.chat(w, r, name, path, api, route)
 	case api != nil, strings.HasSuffix(path, "/models"):
 		s.fail(w, api, http.StatusMethodNotAllowed, "invalid_request_error", fmt.Sprintf("%s is not allowed on %s", r.Method, path))
+	case route.Preflight && (r.Method == http.MethodHead || r.Method == http.MethodGet):
+		w.WriteHeader(http.StatusOK)
 	default:
+		if route.Unrouted != nil {
+			body, _ := ReadBody(w, r, s.MaxBody, s.ReadTimeout) // what was read, even when the read failed
+			route.Unrouted(Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body})
+		}
 		s.fail(w, nil, http.StatusNotFound, "not_found", fmt.Sprintf("no route for %s %s: use %s, or GET .../v1/models", r.Method, r.URL.Path, endpoints()))
 	}
 }

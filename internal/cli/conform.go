@@ -46,9 +46,10 @@ flags:
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
 	calls, cases, ignore, passEnv listFlag
+	providers                     listFlag
 	cassette, api                 string
 	parallel                      int
-	timeout                       time.Duration
+	timeout, stallTimeout         time.Duration
 	jsonOut, junitOut, out, basel string
 	list                          bool
 }
@@ -66,14 +67,16 @@ func cmdConform(env Env, args []string) int {
 	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them)")
 	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`")
+	fs.DurationVar(&f.stallTimeout, "stall-timeout", conform.DefaultStallTimeout, "kill a stall case's agent after `D` (real agents give up on a silent stream after 240 to 300 s; never below -timeout)")
 	fs.StringVar(&f.jsonOut, "json", "", "write the checks as JSON to `FILE`")
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
-	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
+	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests (request-N.json; side requests side-N.json; requests on no format's path unrouted-N.txt) under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
+	fs.Var(&f.providers, "provider", "the agent targets the provider `NAME` ("+strings.Join(conform.Providers, ", ")+"; repeatable; default all): another provider's echo case that fails is reported apart and does not fail the run")
 	fs.Var(&f.passEnv, "pass-env", "keep the credential variable `NAME` of conform's environment for the agent (repeatable; every other *_API_KEY, *_TOKEN, *_SECRET* and every variable of a model provider is dropped, and -out lists the names dropped in "+conform.DroppedFile+")")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -113,6 +116,12 @@ func cmdConform(env Env, args []string) int {
 	if f.timeout <= 0 {
 		return usage("-timeout %s: give a positive duration such as 30s", f.timeout)
 	}
+	if f.stallTimeout <= 0 {
+		return usage("-stall-timeout %s: give a positive duration such as 6m", f.stallTimeout)
+	}
+	if err := conform.CheckProviders(f.providers); err != nil {
+		return usage("-provider: %v", err)
+	}
 	var ids []string
 	for _, c := range f.cases {
 		ids = append(ids, strings.Split(c, ",")...)
@@ -148,11 +157,12 @@ func cmdConform(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir, PassEnv: f.passEnv}
-	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, Recording: rec, Format: format})
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, StallTimeout: f.stallTimeout, Recording: rec, Format: format})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2
 	}
+	conform.MarkProviders(results, f.providers)
 	unexpected, stale := baseline.Judge(results)
 	if err := writeConformReports(env, f, results); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)

@@ -33,6 +33,7 @@ var Format = &agent.Format{
 	Decode:         Decode,
 	Turn:           turn.ByRole,
 	Write:          Write,
+	Response:       Response,
 	IsStreamEvent:  func(string, []byte) bool { return false }, // chunks carry no type: the fallback
 	ErrorEvent:     `data: {"error":{"message":"agentvcr fault: the gateway failed mid-stream","type":"server_error","param":null,"code":null}}` + "\n\n",
 	ErrorBody:      openai.ErrorBody,

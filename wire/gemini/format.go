@@ -50,6 +50,7 @@ var Format = &agent.Format{
 	Decode:        Decode,
 	Turn:          Turn,
 	Write:         Write,
+	Response:      Response,
 	IsStreamEvent: isStreamEvent,
 	ErrorEvent:    "data: " + string(ErrorBody(http.StatusInternalServerError, "", "agentvcr fault: the gateway failed mid-stream")) + "\r\n\r\n",
 	ErrorBody:     ErrorBody,

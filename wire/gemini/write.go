@@ -46,30 +46,17 @@ func Write(model, conversation string, index int, t *agent.Turn) []string {
 	for _, p := range piece.Split(t.Text, piece.TextRunes) {
 		parts = append(parts, []part{textPart(p)})
 	}
-	if len(t.ToolCalls) > 0 {
-		var calls []part
-		for i, c := range t.ToolCalls {
-			if c.ID == "" {
-				c.ID = writtenCallID(conversation, index, i)
-			}
-			calls = append(calls, part{FunctionCall: &functionCall{ID: c.ID, Name: c.Function.Name, Args: writtenArgs(c.Function.Arguments)}, ThoughtSignature: Signature(c)})
-		}
+	if calls := callParts(conversation, index, t); len(calls) > 0 {
 		parts = append(parts, calls)
 	}
 	if len(parts) == 0 {
 		parts = [][]part{{textPart("")}}
 	}
-	finish := "STOP"
-	if t.FinishReason != "" {
-		finish = t.FinishReason
-	}
 	var events []string
 	for i, p := range parts {
 		r := streamResponse{Candidates: []streamCandidate{{Content: streamContent{Parts: p, Role: "model"}}}, ModelVersion: model, ResponseID: id}
 		if i == len(parts)-1 {
-			r.Candidates[0].FinishReason = finish
-			out := 10 + len(t.Text)/4
-			r.UsageMetadata = &usageMetadata{PromptTokenCount: 100 * (index + 1), CandidatesTokenCount: out, TotalTokenCount: 100*(index+1) + out}
+			r.Candidates[0].FinishReason, r.UsageMetadata = finishOf(t), usageOf(index, t)
 		}
 		b, err := marshal(r)
 		if err != nil {
@@ -103,4 +90,31 @@ func writtenArgs(args string) json.RawMessage {
 		return b
 	}
 	return argsObject(args)
+}
+
+// callParts are t's calls as functionCall parts, each with its signature; a
+// call without an id gets the one the writer makes.
+func callParts(conversation string, index int, t *agent.Turn) []part {
+	var calls []part
+	for i, c := range t.ToolCalls {
+		if c.ID == "" {
+			c.ID = writtenCallID(conversation, index, i)
+		}
+		calls = append(calls, part{FunctionCall: &functionCall{ID: c.ID, Name: c.Function.Name, Args: writtenArgs(c.Function.Arguments)}, ThoughtSignature: Signature(c)})
+	}
+	return calls
+}
+
+// finishOf is t's finishReason as written: its own, else STOP.
+func finishOf(t *agent.Turn) string {
+	if t.FinishReason != "" {
+		return t.FinishReason
+	}
+	return "STOP"
+}
+
+// usageOf is the usage the writer reports for turn index of t.
+func usageOf(index int, t *agent.Turn) *usageMetadata {
+	out := 10 + len(t.Text)/4
+	return &usageMetadata{PromptTokenCount: 100 * (index + 1), CandidatesTokenCount: out, TotalTokenCount: 100*(index+1) + out}
 }

@@ -45,6 +45,7 @@ var Format = &agent.Format{
 	Decode:        Decode,
 	Turn:          turn.ByRole,
 	Write:         Write,
+	Response:      Response,
 	IsStreamEvent: isStreamEvent,
 	ErrorEvent:    "event: error\n" + `data: {"type":"error","error":{"type":"overloaded_error","message":"agentvcr fault: the gateway failed mid-stream"}}` + "\n\n",
 	ErrorBody:     ErrorBody,

@@ -32,6 +32,7 @@ var Format = &agent.Format{
 	Decode:         Decode,
 	Turn:           Turn,
 	Write:          Write,
+	Response:       Response,
 	IsStreamEvent:  func(typ string, _ []byte) bool { return strings.HasPrefix(typ, "response.") },
 	ErrorEvent:     "event: error\n" + `data: {"type":"error","code":"server_error","message":"agentvcr fault: the gateway failed mid-stream","param":null}` + "\n\n",
 	ErrorBody:      openai.ErrorBody,

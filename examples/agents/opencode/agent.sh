@@ -18,6 +18,8 @@ prompt=${1:-"What is in this folder? Look at its files, then answer in one sente
 
 home=$(mktemp -d "${TMPDIR:-/tmp}/opencode-home.XXXXXX") || exit 2
 trap 'rm -rf "$home"' EXIT
+# conform ends a case with SIGTERM (then SIGKILL): exit so that the EXIT trap runs
+trap 'exit 143' TERM INT
 export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share" XDG_STATE_HOME="$home/.local/state"
 mkdir -p "$XDG_CONFIG_HOME/opencode"
 # The provider reads the URL and key from the environment when it starts
