@@ -64,26 +64,17 @@ type usageMetadata struct {
 // finishReason, ErrMalformedFunctionCall, or a read or decode error.
 func Merge(r io.Reader) (*agent.Turn, error) {
 	var m merger
-	sr := sse.NewReader(r)
-	for {
-		ev, err := sr.Next()
-		if err == io.EOF {
-			break
+	_, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
+		switch {
+		case isError:
+			return false, agent.EventError(data)
+		case string(data) == "[DONE]":
+			return false, nil
 		}
-		if err != nil {
-			return m.turn(), fmt.Errorf("reading stream: %w", err)
-		}
-		if ev.Error {
-			return m.turn(), agent.EventError(ev.Data)
-		}
-		data := bytes.TrimSpace(ev.Data)
-		switch string(data) {
-		case "", "null", "[DONE]":
-			continue
-		}
-		if err := m.add(data); err != nil {
-			return m.turn(), err
-		}
+		return false, m.add(data)
+	})
+	if err != nil {
+		return m.turn(), err
 	}
 	if m.t.FinishReason == "" {
 		return m.turn(), truncatedGemini{}
