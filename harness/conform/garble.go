@@ -13,7 +13,7 @@ import "strings"
 // against the merged turn's (probeText).
 func checkText(r Request, a, n int) (verdict, bool) {
 	got := r.Messages[a].Text
-	if got == probeText {
+	if got == probeText || (got == "" && r.Messages[a].TextByReference) {
 		return verdict{}, true
 	}
 	switch {

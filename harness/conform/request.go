@@ -63,6 +63,10 @@ type Message struct {
 	// ReasoningIDs are the ids of the reasoning items sent right before the
 	// assistant message's items (Responses).
 	ReasoningIDs []string
+	// TextByReference: the assistant message's text was sent as an
+	// item_reference to a stored response (Responses), so there is no text
+	// to compare.
+	TextByReference bool
 }
 
 // A Call is one tool call: Arguments is the JSON text as sent, Extra its

@@ -102,6 +102,16 @@ func readResponses(body []byte) (Request, error) {
 			}
 			r.Messages = append(r.Messages, m)
 			open = it.Role == "assistant"
+		case it.Type == "item_reference":
+			// An item of a stored response, sent by its id: the API reads
+			// it from storage. It stands for the assistant's message (the
+			// Vercel AI SDK sends its text so), whose text is then not in
+			// the request to compare.
+			if !open {
+				r.Messages = append(r.Messages, Message{Role: "assistant", ReasoningIDs: reasoning})
+				open = true
+			}
+			r.Messages[len(r.Messages)-1].TextByReference = true
 		default: // built-in tool items: not part of the checks
 		}
 		reasoning = nil

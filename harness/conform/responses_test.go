@@ -219,3 +219,25 @@ func TestCheckReasoningItems(t *testing.T) {
 		}
 	}
 }
+
+// An assistant message sent as an item_reference to the stored response
+// (the Vercel AI SDK's responses model) carries its text by reference: the
+// calls after it join it, and the text check has nothing to compare.
+func TestReadResponsesItemReference(t *testing.T) {
+	body := `{"model":"m","input":[{"role":"user","content":"go"},{"type":"item_reference","id":"msg_1"},` +
+		`{"type":"function_call","call_id":"call_1","name":"glob","arguments":"{}"},{"type":"function_call_output","call_id":"call_1","output":"ok"}]}`
+	r, err := readResponses([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Messages) != 3 || r.Messages[1].Role != "assistant" || !r.Messages[1].TextByReference || len(r.Messages[1].Calls) != 1 {
+		t.Fatalf("messages = %+v, want user, assistant (text by reference, one call), tool", r.Messages)
+	}
+	if v, ok := checkText(r, 1, 2); !ok {
+		t.Errorf("checkText: %s", v.details)
+	}
+	r.Messages[1].TextByReference = false
+	if v, ok := checkText(r, 1, 2); ok || !strings.Contains(v.details, "drops the text") {
+		t.Errorf("without the reference: %v %q, want the drop", ok, v.details)
+	}
+}
