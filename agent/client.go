@@ -81,9 +81,9 @@ func secretParam(name string) bool {
 }
 
 // endpoint is BaseURL with the format's path appended to its path and the
-// format's Query to its query: a query stays a query (Azure's ".../v1?api-version=2024-10-21" becomes
-// ".../v1/chat/completions?api-version=2024-10-21") and a trailing "/" is not
-// doubled. A BaseURL that does not parse is joined as text, and the request
+// format's Query to its query: a query stays a query (Azure's
+// ".../v1?api-version=2024-10-21" keeps it after the format's path) and a
+// trailing "/" is not doubled. A BaseURL that does not parse is joined as text, and the request
 // then fails saying why.
 func (c *Client) endpoint() string {
 	path := ""

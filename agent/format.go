@@ -23,15 +23,15 @@ type Format struct {
 	ExampleBaseURL string
 
 	// Path returns the path a request for model is posted to, joined to
-	// Client.BaseURL ("/chat/completions"; a format may put the model in it).
+	// Client.BaseURL (a format may put the model in it).
 	Path func(model string) string
 	// Serves reports whether a server should answer a POST to path in this
 	// format: the path ends in the format's endpoint, whatever comes before
 	// it ("/v1", "/s/<case>/v1", a gateway's own prefix).
 	Serves func(path string) bool
 	// BasePath is what a base URL of this format adds to a server's root:
-	// "/v1" for OpenAI's formats (OPENAI_BASE_URL ends in /v1), "" for
-	// Anthropic's (ANTHROPIC_BASE_URL is the root). A server answers and
+	// "/v1" for a format whose base URL variable ends in /v1, "" for one
+	// whose base URL is the server's root. A server answers and
 	// matches recordings on BasePath + Path(model), whatever prefix they
 	// were recorded under.
 	BasePath string
@@ -84,7 +84,7 @@ type Format struct {
 	ErrorBody func(status int, code, message string) []byte
 
 	// The members below are for a format whose path carries the model and
-	// the stream flag (Gemini's /v1beta/models/{model}:streamGenerateContent);
+	// the stream flag (a path that names the model and the method);
 	// the other formats leave them zero, and their path and query do not
 	// change. See RequestOf, ServedPath.
 

@@ -136,7 +136,7 @@ func (r *Replayer) miss(req Request, sent cassette.RequestKey, near int) error {
 
 // servedPath is the path a served request is matched on: a path a format
 // serves is that format's path under its base path
-// ("/v1/chat/completions", agent.Format.ServedPath), whatever prefix it was recorded or requested
+// (agent.Format.ServedPath), whatever prefix it was recorded or requested
 // under, so that a cassette recorded behind any base URL serves on /v1 and on
 // every case URL. Any other path is matched as it is.
 func servedPath(rawURL, model string) string {

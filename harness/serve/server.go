@@ -98,7 +98,7 @@ type Request struct {
 	// Case is the case name from the URL ("" on the plain base URL).
 	Case string
 	// Method and Path are the request's; Path is what follows the case
-	// prefix ("/v1/chat/completions").
+	// prefix (a format's BasePath + Path).
 	Method, Path string
 	Header       http.Header
 	Body         []byte
@@ -334,7 +334,7 @@ func (s *Server) logf(format string, args ...any) {
 }
 
 // endpoints names every format's endpoint as a client posts to it, for the
-// no-route message: "POST .../v1/chat/completions, .../v1/messages or ...".
+// no-route message: each format's base URL and path, the last after "or".
 func endpoints() string {
 	var paths []string
 	for _, f := range wire.All() {
