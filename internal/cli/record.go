@@ -97,11 +97,14 @@ func Record(ctx context.Context, env Env, args []string) int {
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	base, _ := serve.ListenURL(ln.Addr())
-	fmt.Fprintln(env.Stdout, baseURLLine(strings.TrimSuffix(base, "/v1")))
+	// Every start-up line on stderr comes before the URL on stdout: a
+	// wrapper that waits for the URL then sees them first, never after a
+	// request's own line.
 	if line := serve.Exposure("record", ln.Addr()); line != "" {
 		fmt.Fprintln(env.Stderr, line)
 	}
 	fmt.Fprintf(env.Stderr, "agentvcr record: forwarding to %s; Ctrl-C saves %s\n", record.ShownURL(upstream), out)
+	fmt.Fprintln(env.Stdout, baseURLLine(strings.TrimSuffix(base, "/v1")))
 	<-ctx.Done()
 
 	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)

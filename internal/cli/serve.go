@@ -163,7 +163,8 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		return 1
 	}
 	base, stopServer, _ := s.Serve(ln)
-	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
+	// Every start-up line on stderr comes before the URL on stdout, as in
+	// record.
 	if line := serve.Exposure("serve", ln.Addr()); line != "" {
 		fmt.Fprintln(env.Stderr, line)
 	}
@@ -173,6 +174,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	}
 	fmt.Fprintf(env.Stderr, "agentvcr serve: %s (match %s); case URLs %s, %s; Ctrl-C stops\n",
 		strings.Join(served, ", "), router.Match, serve.ScenarioURL(base, "NAME"), serve.ScenarioURL(base, "NAME~QUIRK"))
+	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
 	<-ctx.Done()
 	return exitOf(stopServer())
 }
