@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/harness/conform"
 	"github.com/agentvcr/agentvcr/internal/cli"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // The checked-in files are what the generator writes, and nothing else
@@ -81,6 +82,12 @@ func TestCatalogMergesAgreeWithTheCleanTurn(t *testing.T) {
 					t.Errorf("%s: %+v, want only an error", c.ID, m)
 				}
 				continue
+			case "first_or_error":
+				if m.Error == "" || m.ToolCalls != nil {
+					t.Errorf("%s: %+v, want only an error", c.ID, m)
+				}
+				// the other right answer: the turn up to the first response's end
+				m = firstResponse(t, filepath.Join(f.dir, c.ID+".sse"))
 			case "bad_args":
 				want.ToolCalls = slices.Clone(clean.ToolCalls)
 				want.ToolCalls[0].Arguments = m.ToolCalls[0].Arguments
@@ -156,9 +163,33 @@ func TestCatalogIsWhatMergePrints(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s: merge (-file +printed):\n%s", c.ID, diff)
 			}
-			if wantCode := map[bool]int{true: 1, false: 0}[c.Expect == "error"]; code != wantCode {
+			if wantCode := map[bool]int{true: 1, false: 0}[c.Expect == "error" || c.Expect == "first_or_error"]; code != wantCode {
 				t.Errorf("%s: merge exit %d, want %d", c.ID, code, wantCode)
 			}
 		}
 	}
+}
+
+// firstResponse merges a Responses stream up to the end of its first
+// response.completed event, as a parser that stops there does.
+func firstResponse(t *testing.T, name string) conform.Merged {
+	t.Helper()
+	body, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(body, []byte(`"type":"response.completed"`))
+	end := bytes.Index(body[max(i, 0):], []byte("\n\n"))
+	if i < 0 || end < 0 {
+		t.Fatalf("%s: no response.completed event", name)
+	}
+	turn, err := responses.Format.Merge(bytes.NewReader(body[:i+end+2]))
+	if err != nil {
+		t.Fatalf("%s up to its first response.completed: %v", name, err)
+	}
+	m := conform.Merged{Text: turn.Text, FinishReason: turn.FinishReason, ToolTurn: turn.ToolTurn}
+	for _, tc := range turn.ToolCalls {
+		m.ToolCalls = append(m.ToolCalls, conform.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return m
 }

@@ -24,6 +24,7 @@ const (
 	respAgentByItemID  = "responses_byitemid"  // finds items by the item_id of output_item.added only; arguments from the deltas only
 	respAgentCompleted = "responses_completed" // takes response.completed's output as the turn, as openai-node's final response does
 	respAgentItemIDOut = "responses_itemidout" // answers each call with the item's id instead of its call_id
+	respAgentFirstDone = "responses_firstdone" // merges with responses.Merge what came up to the first response.completed and reads no further
 	// The two that send each function_call item back with its own id (fc_...):
 	respAgentIDs            = "responses_ids"            // and the reasoning items before them, as the API requires
 	respAgentIDsNoReasoning = "responses_idsnoreasoning" // and no reasoning item (the 400 that cline and continue users hit)
@@ -62,9 +63,13 @@ func testResponsesAgent(mode string) int {
 		var calls []respCall
 		var reasoning []string
 		var err error
-		if mode == respAgentGood {
+		if mode == respAgentGood || mode == respAgentFirstDone {
 			var turn *agent.Turn
-			if turn, err = responses.Merge(resp.Body); err == nil {
+			body := io.Reader(resp.Body)
+			if mode == respAgentFirstDone {
+				body = untilFirstCompleted(resp.Body)
+			}
+			if turn, err = responses.Merge(body); err == nil {
 				text = turn.Text
 				for _, c := range turn.ToolCalls {
 					calls = append(calls, respCall{callID: c.ID, name: c.Function.Name, args: c.Function.Arguments})
@@ -108,6 +113,19 @@ func testResponsesAgent(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "test agent: too many turns")
 	return 1
+}
+
+// untilFirstCompleted is the stream up to the end of its first
+// response.completed event, where a reader that stops at the first
+// response's end stops.
+func untilFirstCompleted(r io.Reader) io.Reader {
+	all, _ := io.ReadAll(r)
+	if i := bytes.Index(all, []byte(`"type":"response.completed"`)); i >= 0 {
+		if end := bytes.Index(all[i:], []byte("\n\n")); end >= 0 {
+			all = all[:i+end+2]
+		}
+	}
+	return bytes.NewReader(all)
 }
 
 // naiveResponsesMerge is the merger these agents are built around: an item

@@ -47,6 +47,13 @@ const (
 	// ExpectEcho: as ExpectSame, and every follow-up request sends back
 	// what the stream carried for it (Case.Echo).
 	ExpectEcho
+	// ExpectFirstOrBroken: a second response follows the first one's end
+	// in the same stream (responses_second_response). Stopping at the
+	// first end and going on with its turn (judged as ExpectSame) and
+	// refusing the stream (judged as ExpectBroken) are both right; sending
+	// on anything of the second response is not (issue 19: the case failed
+	// agents that stop reading at the first response.completed).
+	ExpectFirstOrBroken
 )
 
 // Faults conform serves, on a case's first request only.

@@ -30,7 +30,7 @@ type Merged struct {
 	Error        string `json:"error,omitempty"`
 }
 
-var expectNames = map[Expect]string{ExpectSame: "same", ExpectBadArgs: "bad_args", ExpectBroken: "error"}
+var expectNames = map[Expect]string{ExpectSame: "same", ExpectBadArgs: "bad_args", ExpectBroken: "error", ExpectFirstOrBroken: "first_or_error"}
 
 // CatalogFiles returns the quirk tier of every format as plain files, built
 // on the probe's turn for tools, keyed by their path in the catalog: for
@@ -51,7 +51,7 @@ func CatalogFiles(tools []Tool) (map[string][]byte, error) {
 
 // catalogFiles adds format f's catalog to files.
 func catalogFiles(f Format, tools []Tool, files map[string][]byte) error {
-	conv, err := f.build(Request{Model: "catalog", Tools: tools}, nil)
+	conv, err := f.build(Request{Model: "catalog", Tools: tools}, nil, "")
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func catalogFiles(f Format, tools []Tool, files map[string][]byte) error {
 		}
 		turn, mergeErr := f.Merge(bytes.NewReader(ans.Body))
 		m := Merged{}
-		if c.Expect == ExpectBroken {
+		if c.Expect == ExpectBroken || c.Expect == ExpectFirstOrBroken { // our merger refuses the stream
 			if mergeErr == nil {
 				return fmt.Errorf("case %s: the broken stream merges without an error", c.ID)
 			}

@@ -95,6 +95,10 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 		return checkBroken(c, want, o)
 	case ExpectFault:
 		return checkFault(c, want, o)
+	case ExpectFirstOrBroken:
+		if !sentTurn(o) {
+			return checkBroken(c, want, o)
+		}
 	}
 	if v, ok := checkFollowUps(c, want, o); !ok {
 		return v
@@ -118,7 +122,21 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	if c.Expect == ExpectEcho {
 		return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}, o)
 	}
+	if c.Expect == ExpectFirstOrBroken {
+		return fellBack(verdict{status: Success, details: fmt.Sprintf("went on with the first response's turn, leaving the second one out: %d calls re-sent and answered; exit 0", len(want))}, o)
+	}
 	return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}, o)
+}
+
+// sentTurn reports whether a request carries an assistant message: the
+// agent went on with a turn rather than retrying or giving up.
+func sentTurn(o outcome) bool {
+	for _, r := range o.requests {
+		if firstAssistant(r.req) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkFollowUps checks every request that carries the tool turn: its first

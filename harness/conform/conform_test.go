@@ -54,7 +54,7 @@ func probeFor(t *testing.T, f Format, body string) *conversation {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := f.build(first, nil)
+	conv, err := f.build(first, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestBadCommands(t *testing.T) {
 func TestProbeRefusesAgentsWithoutReadTools(t *testing.T) {
 	clean, _ := SelectCases(Cases(), []string{"clean", "crlf"})
 	_, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentWriter), Cases: clean, Timeout: slow * 5 * time.Second})
-	want := "no tool conform can tell is read-only: the agent offers the tools write_file, run_shell, and no name says it only reads (read, view, cat, list, ls, glob, find, grep, search): name the tools conform may call with -call NAME[=ARGS_JSON]"
+	want := "no tool conform can tell is read-only: the agent offers the tools write_file, run_shell, and no name says it only reads (read, view, cat, list, ls, glob, find, grep, search) without a word that says it acts (write, edit, run, shell, web, fetch, agent, tool, ...): name the tools conform may call with -call NAME[=ARGS_JSON]"
 	if !errors.Is(err, ErrNoReadOnlyTool) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}

@@ -33,8 +33,8 @@ const probeScript = "conform"
 // first request: one text piece and the picked calls in parallel, then a
 // short conclusion, written by the format's own writer (f.Write); f.Merge
 // (the agent core's merger) reads the tool turn back into the calls a correct agent sends on.
-func (f Format) build(first Request, specs []CallSpec) (*conversation, error) {
-	calls, err := ProbeCalls(first.Tools, specs)
+func (f Format) build(first Request, specs []CallSpec, dir string) (*conversation, error) {
+	calls, err := ProbeCalls(first.Tools, specs, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func (st *caseState) decided(req Request, n int) bool {
 		return false
 	}
 	switch st.c.Expect {
-	case ExpectSame, ExpectBadArgs, ExpectEcho:
+	case ExpectSame, ExpectBadArgs, ExpectEcho, ExpectFirstOrBroken:
 	default:
 		return false
 	}

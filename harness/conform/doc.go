@@ -172,8 +172,11 @@
 // reasoning and built-in tool items are left out. It runs ResponsesCases:
 // the clean turn,
 // every Responses quirk of quirk.All (responses_bad_args as
-// ExpectBadArgs; truncated, failed, incomplete, error_event and
-// second_response as ExpectBroken, tool turn only),
+// ExpectBadArgs; truncated, failed, incomplete and error_event as
+// ExpectBroken, tool turn only; second_response as ExpectFirstOrBroken,
+// tool turn only: an agent may stop reading at the first
+// response.completed and go on with that turn, or refuse the stream, but
+// must send nothing of the second response),
 // responses_echo_reasoning (a reasoning item first in every turn; calls
 // sent back with their item ids need it before them, and a reasoning item
 // sent needs an assistant item after it) and the faults, whose stall and

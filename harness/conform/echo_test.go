@@ -12,7 +12,7 @@ import (
 // The echo streams merge into the clean turn and carry the signature on
 // every call and the reasoning as reasoning_content.
 func TestEchoTransforms(t *testing.T) {
-	conv, err := chatFormat.build(Request{Model: "m", Tools: AgentvcrTools()}, nil)
+	conv, err := chatFormat.build(Request{Model: "m", Tools: AgentvcrTools()}, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 )
 
 // ErrNoReadOnlyTool is returned when the probe cannot tell which of the
@@ -14,10 +13,6 @@ var ErrNoReadOnlyTool = errors.New("no tool conform can tell is read-only")
 
 // ErrUnknownCall is returned when -call names a tool the agent does not offer.
 var ErrUnknownCall = errors.New("the agent offers no such tool")
-
-// readWords are the words of a tool name that say the tool only reads. A
-// tool is called by default only when one word of its name is one of these.
-var readWords = []string{"read", "view", "cat", "list", "ls", "glob", "find", "grep", "search"}
 
 // A CallSpec is one -call flag: a tool to call, with its arguments when
 // given (else they are generated from the tool's schema).
@@ -49,12 +44,16 @@ const (
 )
 
 // ProbeCalls picks the calls of the probe's tool turn from the tools an
-// agent offers: the tools named by specs, else the first two whose names say
-// they read. One tool is called twice. Arguments not given are generated
-// from the tool's schema: required members only, strings carrying a quote,
-// a backslash and CJK text (raw in the first call, \u-escaped in the
-// second), so that split escapes are exercised. The ids are left empty.
-func ProbeCalls(tools []Tool, specs []CallSpec) ([]Call, error) {
+// agent offers: the tools named by specs, else those pickTools picks (tools
+// whose names say they read, that take a pattern or a path). One tool is
+// called twice. Arguments not given are generated from the tool's schema:
+// required members only; a path is a file or the folder itself from dir,
+// the folder the agent runs in (absolute when the parameter's description
+// says so; dir "" gives none), so that path-safety rules let the call run; every other
+// string, a pattern first of all, carries a quote, a backslash and CJK text
+// (raw in the first call, \u-escaped in the second), so that split escapes
+// are exercised. The ids are left empty.
+func ProbeCalls(tools []Tool, specs []CallSpec, dir string) ([]Call, error) {
 	byName := map[string]Tool{}
 	var names []string
 	for _, t := range tools {
@@ -70,25 +69,22 @@ func ProbeCalls(tools []Tool, specs []CallSpec) ([]Call, error) {
 		}
 		picked = specs
 	} else {
-		for _, t := range tools {
-			if readOnlyName(t.Name) && len(picked) < 2 {
-				picked = append(picked, CallSpec{Name: t.Name})
-			}
-		}
+		picked = pickTools(tools)
 		if len(picked) == 0 {
-			return nil, fmt.Errorf("%w: the agent offers %s, and no name says it only reads (%s): name the tools conform may call with -call NAME[=ARGS_JSON]",
+			return nil, fmt.Errorf("%w: the agent offers %s, and no name says it only reads (%s) without a word that says it acts (write, edit, run, shell, web, fetch, agent, tool, ...): name the tools conform may call with -call NAME[=ARGS_JSON]",
 				ErrNoReadOnlyTool, offered(names), strings.Join(readWords, ", "))
 		}
 	}
 	if len(picked) == 1 {
 		picked = append(picked, picked[0])
 	}
+	paths := folderPaths(dir)
 	calls := make([]Call, len(picked))
 	for i, s := range picked {
 		args := s.Args
 		if args == "" {
 			var err error
-			if args, err = GenerateArguments(byName[s.Name].Schema, i%2 == 1); err != nil {
+			if args, err = toolArguments(byName[s.Name], i%2, paths); err != nil {
 				return nil, fmt.Errorf("tool %s: %w", s.Name, err)
 			}
 		}
@@ -104,58 +100,40 @@ func offered(names []string) string {
 	return "the tools " + strings.Join(names, ", ")
 }
 
-// readOnlyName reports whether one word of name (split at '_', '-', '.',
-// digits and lower-to-upper case changes) is a read word.
-func readOnlyName(name string) bool {
-	var words []string
-	var cur []rune
-	prevLower := false
-	for _, r := range name {
-		switch {
-		case !unicode.IsLetter(r):
-			words, cur = append(words, string(cur)), nil
-		case unicode.IsUpper(r) && prevLower:
-			words, cur = append(words, string(cur)), []rune{r}
-		default:
-			cur = append(cur, r)
-		}
-		prevLower = unicode.IsLower(r)
-	}
-	words = append(words, string(cur))
-	for _, w := range words {
-		for _, rw := range readWords {
-			if strings.EqualFold(w, rw) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Probe strings: a quote, a backslash and CJK text in each.
 var probeStrings = [2]string{`probe "q" \ 中文`, `probe "r" \ 数据`}
 
-// GenerateArguments builds a JSON object for a tool's parameter schema: its
+// GenerateArguments builds a JSON object for a parameter schema: its
 // required members in the order listed, each the first enum or const value,
 // else a value of its type (a probe string, 1, true, one-element arrays,
 // nested required members). escaped writes non-ASCII text as \uXXXX.
 func GenerateArguments(schema json.RawMessage, escaped bool) (string, error) {
-	var s map[string]any
-	if len(schema) > 0 {
-		if err := json.Unmarshal(schema, &s); err != nil {
-			return "", fmt.Errorf("parameter schema: %w", err)
-		}
-	}
-	var b strings.Builder
 	variant := 0
 	if escaped {
 		variant = 1
 	}
-	writeObject(&b, s, variant)
+	return toolArguments(Tool{Schema: schema}, variant, probePaths{})
+}
+
+// toolArguments is GenerateArguments for one of a tool's calls: a
+// required top-level string that is a path (paramRole) is one of paths.
+func toolArguments(t Tool, variant int, paths probePaths) (string, error) {
+	var s map[string]any
+	if len(t.Schema) > 0 {
+		if err := json.Unmarshal(t.Schema, &s); err != nil {
+			return "", fmt.Errorf("parameter schema: %w", err)
+		}
+	}
+	var b strings.Builder
+	writeObject(&b, s, variant, func(name string, sub map[string]any) (string, bool) {
+		return paths.value(paramRole(t.Name, name), sub)
+	})
 	return b.String(), nil
 }
 
-func writeObject(b *strings.Builder, s map[string]any, variant int) {
+// writeObject writes the required members of an object schema; path, when
+// not nil, gives a member's value in place of a generated one.
+func writeObject(b *strings.Builder, s map[string]any, variant int, path func(name string, sub map[string]any) (string, bool)) {
 	props, _ := s["properties"].(map[string]any)
 	required, _ := s["required"].([]any)
 	b.WriteByte('{')
@@ -172,6 +150,12 @@ func writeObject(b *strings.Builder, s map[string]any, variant int) {
 		writeString(b, name, variant)
 		b.WriteByte(':')
 		sub, _ := props[name].(map[string]any)
+		if path != nil {
+			if p, ok := path(name, sub); ok {
+				writeString(b, p, variant)
+				continue
+			}
+		}
 		writeValue(b, sub, variant, 0)
 	}
 	b.WriteByte('}')
@@ -200,7 +184,7 @@ func writeValue(b *strings.Builder, s map[string]any, variant, depth int) {
 			b.WriteString("{}")
 			return
 		}
-		writeObject(b, s, variant)
+		writeObject(b, s, variant, nil)
 	case "array":
 		items, _ := s["items"].(map[string]any)
 		b.WriteByte('[')

@@ -3,6 +3,8 @@ package conform
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,7 +79,7 @@ func TestProbeCalls(t *testing.T) {
 		{"-call of a tool not offered", offered, []CallSpec{{Name: "view"}}, nil, ErrUnknownCall},
 	}
 	for _, tt := range tests {
-		got, err := ProbeCalls(tt.tools, tt.specs)
+		got, err := ProbeCalls(tt.tools, tt.specs, "")
 		if !errors.Is(err, tt.err) {
 			t.Errorf("%s: err = %v, want %v", tt.reason, err, tt.err)
 		}
@@ -102,5 +104,99 @@ func TestParseCallSpec(t *testing.T) {
 		if (err == nil) != (tt.err == "") || (err != nil && err.Error() != tt.err) || got != tt.want {
 			t.Errorf("ParseCallSpec(%q) = %+v, %v; want %+v, %s", tt.in, got, err, tt.want, tt.err)
 		}
+	}
+}
+
+func TestActName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"google_web_search": true, "ListAgents": true, "list_agents": true, "ToolSearch": true, "tool_search": true,
+		"WebFetch": true, "run_shell_command": true, "write_file": true,
+		"Read": false, "read_file": false, "grep_search": false, "list_directory": false, "Glob": false, "find_files": false,
+	} {
+		if got := actName(name); got != want {
+			t.Errorf("actName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// The tools real agents offer (issue 19, measured on Claude Code 2.1.332,
+// Qwen Code 0.24.4 and Gemini CLI 0.61.0, schemas cut to what picking
+// reads): the probe picks two tools that read the folder, gives path
+// parameters paths that exist in it and puts the probe strings in
+// patterns only.
+func TestProbeCallsOnRealAgentsTools(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{".hidden", "a.go", "README.md", "z.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	schema := func(required string, props string) json.RawMessage {
+		return json.RawMessage(`{"type":"object","properties":` + props + `,"required":[` + required + `]}`)
+	}
+	absFile := `{"file_path":{"type":"string","description":"The absolute path to the file to read"}}`
+	pattern := `{"pattern":{"type":"string"},"path":{"type":"string"}}`
+	tests := []struct {
+		agent string
+		tools []Tool
+		want  []Call
+	}{
+		{"Claude Code", []Tool{
+			{Name: "Agent", Schema: schema(`"prompt"`, `{"prompt":{"type":"string"}}`)},
+			{Name: "Bash", Schema: schema(`"command"`, `{"command":{"type":"string"}}`)},
+			{Name: "Glob", Schema: schema(`"pattern"`, pattern)},
+			{Name: "Grep", Schema: schema(`"pattern"`, pattern)},
+			{Name: "ListAgents", Schema: json.RawMessage(`{"type":"object","properties":{}}`)},
+			{Name: "Read", Schema: schema(`"file_path"`, absFile)},
+			{Name: "ToolSearch", Schema: schema(`"query"`, `{"query":{"type":"string"}}`)},
+		}, []Call{
+			{Name: "Glob", Arguments: `{"pattern":"probe \"q\" \\ 中文"}`},
+			{Name: "Grep", Arguments: `{"pattern":"probe \"r\" \\ \u6570\u636e"}`},
+		}},
+		{"a reader of absolute paths first", []Tool{
+			{Name: "Read", Schema: schema(`"file_path"`, absFile)},
+			{Name: "ListAgents", Schema: json.RawMessage(`{"type":"object","properties":{}}`)},
+			{Name: "Grep", Schema: schema(`"pattern"`, pattern)},
+		}, []Call{
+			{Name: "Read", Arguments: `{"file_path":"` + filepath.Join(dir, "README.md") + `"}`},
+			{Name: "Grep", Arguments: `{"pattern":"probe \"r\" \\ \u6570\u636e"}`},
+		}},
+		{"Gemini CLI", []Tool{
+			{Name: "update_topic", Schema: schema(`"strategic_intent"`, `{"strategic_intent":{"type":"STRING"}}`)},
+			{Name: "list_directory", Schema: schema(`"dir_path"`, `{"dir_path":{"type":"STRING","description":"The path to the directory to list"}}`)},
+			{Name: "read_file", Schema: schema(`"file_path"`, `{"file_path":{"type":"STRING","description":"The path to the file to read."}}`)},
+			{Name: "google_web_search", Schema: schema(`"query"`, `{"query":{"type":"STRING"}}`)},
+			{Name: "grep_search", Schema: schema(`"pattern"`, `{"pattern":{"type":"STRING"}}`)},
+		}, []Call{
+			{Name: "list_directory", Arguments: `{"dir_path":"."}`},
+			{Name: "grep_search", Arguments: `{"pattern":"probe \"r\" \\ \u6570\u636e"}`},
+		}},
+		{"Qwen Code (no type, no parameters)", []Tool{
+			{Name: "get_goal"},
+			{Name: "glob", Schema: json.RawMessage(`{"properties":{"pattern":{"type":"string"}},"required":["pattern"]}`)},
+			{Name: "list_agents"},
+			{Name: "tool_search", Schema: schema(`"query"`, `{"query":{"type":"string"}}`)},
+		}, []Call{
+			{Name: "glob", Arguments: `{"pattern":"probe \"q\" \\ 中文"}`},
+			{Name: "glob", Arguments: `{"pattern":"probe \"r\" \\ \u6570\u636e"}`},
+		}},
+		{"only tools without parameters read", []Tool{
+			{Name: "list_agents"}, {Name: "list_files"}, {Name: "view_status"},
+		}, []Call{{Name: "list_files", Arguments: `{}`}, {Name: "view_status", Arguments: `{}`}}},
+	}
+	for _, tt := range tests {
+		got, err := ProbeCalls(tt.tools, nil, dir)
+		if err != nil {
+			t.Errorf("%s: %v", tt.agent, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.agent, diff)
+		}
+	}
+	if got := folderPaths(t.TempDir()); got.file != "" || got.dir != "." {
+		t.Errorf("an empty folder: %+v, want no file and the folder itself", got)
 	}
 }

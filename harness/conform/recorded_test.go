@@ -27,7 +27,8 @@ func recordGood(t *testing.T) *Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := chatFormat.build(first, nil)
+	conv, err := chatFormat.build(first, nil, ".") // Run's folder: the test's own
+
 	if err != nil {
 		t.Fatal(err)
 	}

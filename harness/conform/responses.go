@@ -27,6 +27,8 @@ func ResponsesCases() []Case {
 		switch {
 		case q.Name == "responses_bad_args":
 			c.Expect = ExpectBadArgs
+		case q.Name == "responses_second_response":
+			c.Expect, c.ToolTurnOnly = ExpectFirstOrBroken, true
 		case !q.Benign:
 			c.Expect, c.ToolTurnOnly = ExpectBroken, true
 		}

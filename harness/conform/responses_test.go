@@ -1,11 +1,13 @@
 package conform
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -50,6 +52,8 @@ func TestResponsesAgentsFailExactlyTheirCases(t *testing.T) {
 			echo: `request 2: call 1 (read_file) is sent with its item id "fc_conform_1_0" but without the reasoning item "rs_conform_1" before it (OpenAI answers 400: it was provided without its required reasoning item)`},
 		{reason: "response.completed's output taken as the turn (openai-node's final response): an empty output and the second response fail; a reordered output is re-sent in its order, which the API takes",
 			mode: respAgentCompleted, want: map[Status][]string{Failure: {"responses_completed_empty", "responses_second_response"}}},
+		{reason: "a good merger that stops reading at the first response.completed: the second response is left out, which is right",
+			mode: respAgentFirstDone, want: map[Status][]string{}},
 		{reason: "each call answered with its item id instead of its call_id: every case whose turn reaches the tool results",
 			mode: respAgentItemIDOut, want: map[Status][]string{Failure: itemIDOut},
 			first: `request 2: message 4 answers "fc_conform_1_0", which is no call of the assistant message; conform stopped the agent there`},
@@ -239,5 +243,31 @@ func TestReadResponsesItemReference(t *testing.T) {
 	r.Messages[1].TextByReference = false
 	if v, ok := checkText(r, 1, 2); ok || !strings.Contains(v.details, "drops the text") {
 		t.Errorf("without the reference: %v %q, want the drop", ok, v.details)
+	}
+}
+
+// responses_second_response passes both an agent that stops at the first
+// response.completed and one that refuses the stream, each saying which it
+// did; one that reads on fails (issue 19).
+func TestResponsesSecondResponse(t *testing.T) {
+	cases, err := SelectCases(ResponsesCases(), []string{"responses_clean", "responses_second_response"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mode, want := range map[string]string{
+		respAgentFirstDone: "SUCCESS went on with the first response's turn, leaving the second one out: 2 calls re-sent and answered; exit 0",
+		respAgentGood:      "SUCCESS gave up with exit 1 after 1 attempt (stderr: test agent: a second response in one stream: resp_conform_1_again after resp_conform_1 (event 33))",
+		respAgentByItemID:  "FAILURE request 2: ",
+	} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, mode), Format: responsesFormat, Cases: cases, Timeout: slow * 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(results[1].Status) + " " + results[1].Details; !strings.HasPrefix(got, want) {
+				t.Errorf("%s:\n%s\nwant it to start\n%s", mode, got, want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -82,9 +83,13 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.limits == (caseLimits{}) {
 		opt.limits = defaultLimits
 	}
+	dir := opt.Command.Dir // the agent's folder, where the probe's paths are
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
-		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, limits: opt.limits, recorded: opt.Recording != nil}
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, dir: dir, limits: opt.limits, recorded: opt.Recording != nil}
 		if st.recorded {
 			st.conv = recordedConversation(opt.Recording)
 		}
@@ -161,6 +166,7 @@ type caseState struct {
 	c      Case
 	format Format
 	calls  []CallSpec
+	dir    string // the folder the agent runs in: the probe's paths
 	// first: the case runs first and alone (clean, or replay); its
 	// probe error ends the run.
 	first bool
@@ -229,7 +235,7 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
 	}
 	if st.conv == nil && st.probeErr == nil { // probe mode: built from the first request
-		st.conv, st.probeErr = st.format.build(req, st.calls)
+		st.conv, st.probeErr = st.format.build(req, st.calls, st.dir)
 	}
 	if st.probeErr != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
