@@ -116,6 +116,9 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	case o.exitCode != 0:
 		return fail("the agent exited with code %d instead of finishing%s", o.exitCode, stderrExcerpt(o.stderr))
 	}
+	if v, ok := checkConclusionTaken(o); !ok {
+		return v
+	}
 	if v, ok := checkPrinted(o.stdout); !ok {
 		return v
 	}

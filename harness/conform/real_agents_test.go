@@ -39,6 +39,11 @@ const (
 	// merges every choice's calls (positionalMerge) and goes on while a
 	// turn carries calls, for 50 turns (opencode's several_choices)
 	agentLoop = "real_loop"
+	// on content_parts, sends the request that gets the conclusion five
+	// times, then exits 0 (Qwen Code's content_parts)
+	agentAskAgain = "real_askagain"
+	// prints its answer, except on crlf, where it exits 0 printing nothing
+	agentMute = "real_mute"
 )
 
 func testRealAgent(mode string) int {
@@ -62,6 +67,7 @@ func testRealAgent(mode string) int {
 	if mode == agentLoop {
 		turns = 50
 	}
+	asked := 0
 	for range turns {
 		req := map[string]any{"messages": msgs, "tools": testTools, "stream": true}
 		resp, ok := post(req)
@@ -99,7 +105,13 @@ func testRealAgent(mode string) int {
 			}
 		}
 		if len(turn.ToolCalls) == 0 {
-			fmt.Println(turn.Text)
+			if mode == agentAskAgain && os.Getenv(CaseVariable) == "content_parts" && asked < 4 {
+				asked++
+				continue // the same request again
+			}
+			if mode != agentMute || os.Getenv(CaseVariable) != "crlf" {
+				fmt.Println(turn.Text)
+			}
 			if mode == agentTitle {
 				return memoryRequest(post, msgs)
 			}

@@ -2,11 +2,14 @@ package conform
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The policies of issue 19, each on the agent built to meet it.
@@ -27,6 +30,10 @@ func TestRealAgentBehaviours(t *testing.T) {
 			mode: agentResume, want: map[Status][]string{Warning: broken}},
 		{reason: "the text re-sent as [object Object] fails every case that reaches the tool results",
 			mode: agentGarble, want: map[Status][]string{Failure: benign}},
+		{reason: "asking for the conclusion again and again, then exiting 0, fails",
+			mode: agentAskAgain, want: map[Status][]string{Failure: {"content_parts"}}},
+		{reason: "exiting 0 without printing the answer it prints in the clean case fails",
+			mode: agentMute, want: map[Status][]string{Failure: {"crlf"}}},
 	})
 }
 
@@ -43,6 +50,7 @@ func TestRealAgentDetails(t *testing.T) {
 		{agentFallback, "truncated", Success, `gave up on the broken stream, asked again with "stream": false (request 2), read the whole turn and finished; exit 0`},
 		{agentGarble, "clean", Failure, `request 2: the assistant message's text is "[object Object]": the text parts were turned into a string with JavaScript's String(), not joined`},
 		{agentLoop, "several_choices", Failure, "request 2: the assistant message does not re-send the merged calls; conform stopped the agent there"},
+		{agentAskAgain, "content_parts", Failure, "the agent asked for the conclusion 5 times (requests 2, 3, 4, 5, 6) and then exited 0: it never took the answer it was given"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode+"/"+tt.id, func(t *testing.T) {
@@ -98,5 +106,30 @@ func TestTimeoutSendsSIGTERMFirst(t *testing.T) {
 	}
 	if got, err := os.ReadFile(filepath.Join(dir, "trap")); err != nil || string(got) != "cleaned\n" {
 		t.Errorf("the agent's TERM trap did not run: %q, %v", got, err)
+	}
+}
+
+// The printed answer is compared with the first case's: an agent that
+// prints the conclusion in clean must print it in every case it passes.
+func TestConclusionPrinted(t *testing.T) {
+	cases, err := SelectCases(Cases(), []string{"clean", "crlf", "comments"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentMute), Cases: cases, Timeout: slow * 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, r := range results {
+		got = append(got, fmt.Sprintf("%s %s %s", r.Case.ID, r.Status, r.Details))
+	}
+	want := []string{
+		"clean SUCCESS 2 calls re-sent and answered; exit 0",
+		`crlf FAILURE the agent exited 0 without printing the conclusion "Both calls answered: done.", which it prints in clean: its answer was lost`,
+		"comments SUCCESS 2 calls re-sent and answered; exit 0",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -156,6 +156,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			return nil, err
 		}
 	}
+	if opt.Recording == nil {
+		checkConclusionPrinted(results)
+	}
 	followClean(results)
 	return results, nil
 }
