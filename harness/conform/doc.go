@@ -66,14 +66,21 @@
 //
 // From the conversation's first request conform reads the tools the agent offers and
 // builds one model turn: a short text, then two calls in parallel. The tools
-// are those named by -call (CallSpec), else the first two whose names say
-// they only read (a word of the name is read, view, cat, list, ls, glob,
-// find, grep or search); one such tool is called twice; none is
-// ErrNoReadOnlyTool, which names the tools offered. Arguments not given are
-// generated from the tool's JSON Schema (GenerateArguments): required
-// members, strings carrying a quote, a backslash and CJK text. The request
-// that carries one assistant message (or more) is answered with a short
-// conclusion.
+// are those named by -call (CallSpec), else two picked by name and schema
+// (pick.go): a word of the name says the tool reads (read, view, cat,
+// list, ls, glob, find, grep, search), none says it acts (write, run, web,
+// agent, tool...), and the schema requires a pattern or a path; the first
+// two in the agent's order, one taking a pattern swapped in when neither
+// does; with none, tools that read by name and take neither; one such tool
+// is called twice; none is ErrNoReadOnlyTool, which names the tools
+// offered. Arguments not given are generated from the tool's JSON Schema
+// (GenerateArguments): required members; a path parameter gets a file of
+// the folder the agent runs in or the folder itself (folder.go), absolute
+// when its description says so; other strings, patterns first, carry a
+// quote, a backslash and CJK text. The request that carries one assistant
+// message (or more) is answered with a short conclusion; an agent that
+// asks for it again and again, or exits 0 without printing it where the
+// first case prints it, did not take it (conclusion.go).
 //
 // # Cases (case.go, broken.go, limit.go)
 //
