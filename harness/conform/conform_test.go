@@ -71,14 +71,17 @@ type agentCase struct {
 	echo   string // the details of the format's echo case, when given
 }
 
-// checkAgents runs each test agent over format's catalog, the agents in
-// parallel, and compares the statuses they get with want.
+// checkAgents runs each test agent in process over format's catalog, the
+// agents in parallel (and in parallel with the other tests that call it),
+// and compares the statuses they get with want. fault_429's Retry-After is
+// testRetryAfter.
 func checkAgents(t *testing.T, format Format, tests []agentCase) {
 	t.Helper()
+	t.Parallel()
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: format,
+			results, err := Run(context.Background(), Options{Agent: testAgentFunc(tt.mode), Format: format, retryAfter: testRetryAfter,
 				Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
@@ -97,6 +100,11 @@ func checkAgents(t *testing.T, format Format, tests []agentCase) {
 		})
 	}
 }
+
+// testRetryAfter is fault_429's Retry-After in the tests that run whole
+// catalogs: the agents that wait it out wait this long (TestFault429Timing
+// keeps the real one).
+const testRetryAfter = 100 * time.Millisecond
 
 func table(results []Result) string {
 	var b strings.Builder
