@@ -10,6 +10,7 @@ import (
 // An agent that floods its case is stopped at the case's cap, keeps only
 // what came before it, and fails with a verdict that names the cap.
 func TestFloodingAgentHitsTheCaseCap(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"clean"})
 	for _, tt := range []struct {
 		size     int

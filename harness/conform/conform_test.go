@@ -71,18 +71,31 @@ type agentCase struct {
 	echo   string // the details of the format's echo case, when given
 }
 
-// checkAgents runs each test agent in process over format's catalog, the
-// agents in parallel (and in parallel with the other tests that call it),
-// and compares the statuses they get with want. fault_429's Retry-After is
-// testRetryAfter.
+// checkAgents runs each test agent in process over format's catalog, all
+// at once (and at once with the other tests that call it: the runs wait on
+// timers, not on the CPU, so they are started here rather than left to
+// -parallel), and compares the statuses they get with want, one subtest
+// per agent. fault_429's Retry-After is testRetryAfter.
 func checkAgents(t *testing.T, format Format, tests []agentCase) {
 	t.Helper()
 	t.Parallel()
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
+	type run struct {
+		results []Result
+		err     error
+	}
+	runs := make([]chan run, len(tests))
+	for i, tt := range tests {
+		runs[i] = make(chan run, 1)
+		go func() {
 			results, err := Run(context.Background(), Options{Agent: testAgentFunc(tt.mode), Format: format, retryAfter: testRetryAfter,
 				Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second})
+			runs[i] <- run{results, err}
+		}()
+	}
+	for i, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			r := <-runs[i]
+			results, err := r.results, r.err
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,6 +126,7 @@ func table(results []Result) string {
 }
 
 func TestBadCommands(t *testing.T) {
+	t.Parallel()
 	two, err := SelectCases(Cases(), []string{"clean", "truncated"})
 	if err != nil {
 		t.Fatal(err)
@@ -165,13 +179,14 @@ func TestBadCommands(t *testing.T) {
 }
 
 func TestProbeRefusesAgentsWithoutReadTools(t *testing.T) {
+	t.Parallel()
 	clean, _ := SelectCases(Cases(), []string{"clean", "crlf"})
-	_, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentWriter), Cases: clean, Timeout: slow * 5 * time.Second})
+	_, err := Run(context.Background(), Options{Agent: testAgentFunc(agentWriter), Cases: clean, Timeout: slow * 5 * time.Second})
 	want := "no tool conform can tell is read-only: the agent offers the tools write_file, run_shell, and no name says it only reads (read, view, cat, list, ls, glob, find, grep, search): name the tools conform may call with -call NAME[=ARGS_JSON]"
 	if !errors.Is(err, ErrNoReadOnlyTool) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
-	_, err = Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Cases: clean, Timeout: slow * 5 * time.Second,
+	_, err = Run(context.Background(), Options{Agent: testAgentFunc(agentGood), Cases: clean, Timeout: slow * 5 * time.Second,
 		Calls: []CallSpec{{Name: "view_file"}}})
 	want = "the agent offers no such tool: -call view_file, but the agent offers the tools write_file, read_file, grep"
 	if !errors.Is(err, ErrUnknownCall) || err.Error() != want {
@@ -191,6 +206,7 @@ func TestCaseIDsAreUnique(t *testing.T) {
 
 // An interrupted run stops its agents and starts no more cases.
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
 	deadline, stop := context.WithTimeout(context.Background(), 20*time.Second)
@@ -207,6 +223,7 @@ func TestRunInterrupted(t *testing.T) {
 // A 429 retried before its Retry-After, or not retried at all, is a
 // WARNING; waited out, a SUCCESS.
 func TestFault429Timing(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"fault_429"})
 	for _, tt := range []struct {
 		mode    string
@@ -234,6 +251,7 @@ func TestFault429Timing(t *testing.T) {
 // An agent with no timeout on a stalled stream is killed at
 // -stall-timeout: a FAILURE that says so, and conform returns.
 func TestFaultStallWithoutTimeout(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"fault_stall"})
 	timeout := slow * time.Second
 	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout / 2, StallTimeout: timeout})

@@ -17,6 +17,7 @@ import (
 // child that outlives an agent exiting 0, and a setsid grandchild of an
 // agent killed at -timeout (and the child between them).
 func TestNoProcessOutlivesItsCase(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"clean"})
 	for _, tt := range []struct {
 		mode    string
@@ -52,6 +53,7 @@ func TestNoProcessOutlivesItsCase(t *testing.T) {
 // An agent dies with the conform that started it: SIGKILL a conform
 // mid-case and its agent is gone.
 func TestAgentDiesWithConform(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	exe, err := os.Executable()
 	if err != nil {
