@@ -17,6 +17,9 @@ const (
 	DefaultHeaderTimeout = 60 * time.Second // -header-timeout
 	DefaultIdleTimeout   = 60 * time.Second // -idle-timeout
 	DefaultRetries       = 2                // -retries
+	// DefaultRetryBackoff is the first wait before a retry whose answer
+	// names none (-retry-backoff).
+	DefaultRetryBackoff = 500 * time.Millisecond
 	// DefaultMaxBodyBytes bounds one response body as the client reads it
 	// (after any gzip is inflated): a gateway that never ends a stream, or a
 	// small gzip body that inflates to a gigabyte, stops there.
@@ -24,11 +27,10 @@ const (
 )
 
 // Retry pacing, as the official OpenAI SDKs pace it (openai/openai-go and
-// openai/openai-python: 0.5 s doubling up to 8 s, minus up to a quarter of
-// jitter; a Retry-After-Ms or Retry-After of more than 0 and at most 60 s is
-// used as it is).
+// openai/openai-python: 0.5 s (DefaultRetryBackoff) doubling up to 8 s,
+// minus up to a quarter of jitter; a Retry-After-Ms or Retry-After of more
+// than 0 and at most 60 s is used as it is).
 const (
-	retryInitial       = 500 * time.Millisecond
 	retryMax           = 8 * time.Second
 	retryAfterHonoured = 60 * time.Second
 )
@@ -67,7 +69,8 @@ func (e *TimeoutError) Error() string {
 //     (unless the answer says "x-should-retry: false"; "true" retries any
 //     status from 400 up). The wait is the answer's Retry-After-Ms, or Retry-After in
 //     seconds or as an HTTP date, when it is more than 0 and at most 60 s;
-//     otherwise 0.5 s doubling per retry up to 8 s, less up to 25 % jitter.
+//     otherwise RetryBackoff (0: DefaultRetryBackoff, 0.5 s) doubling per
+//     retry up to 8 s (or RetryBackoff when longer), less up to 25 % jitter.
 //     Once a 2xx response is returned nothing is retried: no event of a
 //     stream is ever read twice. The request body must be replayable
 //     (GetBody, as http.NewRequest sets for a bytes.Reader) or it is not
@@ -80,6 +83,7 @@ type LiveTransport struct {
 	IdleTimeout   time.Duration
 	Retries       int
 	MaxBodyBytes  int64
+	RetryBackoff  time.Duration
 
 	sleep func(ctx context.Context, d time.Duration) error // tests record the waits
 }
@@ -104,7 +108,7 @@ func (t *LiveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return resp, err
 		}
-		wait := retryWait(resp, attempt, time.Now())
+		wait := retryWait(resp, attempt, t.RetryBackoff, time.Now())
 		if resp != nil {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
@@ -182,15 +186,19 @@ func retryable(resp *http.Response, err error) bool {
 	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
 }
 
-// retryWait is how long to wait before retry number attempt+1.
-func retryWait(resp *http.Response, attempt int, now time.Time) time.Duration {
+// retryWait is how long to wait before retry number attempt+1; backoff is
+// the first wait when the answer names none (0: DefaultRetryBackoff).
+func retryWait(resp *http.Response, attempt int, backoff time.Duration, now time.Time) time.Duration {
 	if resp != nil {
 		if d, ok := retryAfter(resp.Header, now); ok && d > 0 && d <= retryAfterHonoured {
 			return d
 		}
 	}
-	d := retryInitial << min(attempt, 10)
-	d = min(d, retryMax)
+	if backoff <= 0 {
+		backoff = DefaultRetryBackoff
+	}
+	d := backoff << min(attempt, 10)
+	d = min(d, max(retryMax, backoff))
 	return d - time.Duration(rand.Float64()*0.25*float64(d))
 }
 

@@ -57,6 +57,12 @@ func (s suite) params() testscript.Params {
 			env.Setenv("AGENTVCR_MODEL", "")
 			env.Setenv("CI", "")
 			env.Setenv("INJECT", "")
+			if s.record == nil {
+				// The scripted gateway's refusals (live_5xx, live_unreachable)
+				// are retried as a user's are, 1 ms apart instead of 0.5 s
+				// and 1 s (run's -retry-backoff).
+				env.Setenv("AGENTVCR_RETRY_BACKOFF", "1ms")
+			}
 			return nil
 		},
 		Cmds: s.testscriptCmds(),

@@ -31,11 +31,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asAgentvcr) == "1" {
 		main()
 	}
+	// Every agent the tests start is agentvcr, whose retries of fault_500
+	// wait 1 ms apart instead of the default 0.5 s and 1 s (a Retry-After,
+	// fault_429's, is still waited out): set once here, not with t.Setenv,
+	// so that the tests can run in parallel.
+	os.Setenv(asAgentvcr, "1")
+	os.Setenv("AGENTVCR_RETRY_BACKOFF", "1ms")
 	os.Exit(m.Run())
 }
 
 // ownAgent returns the command line of agentvcr's own agent, live, on a
-// fresh sandbox, and sets the variable that makes the test binary agentvcr.
+// fresh sandbox (TestMain set the variable that makes the test binary
+// agentvcr).
 func ownAgent(t *testing.T, extra ...string) []string {
 	t.Helper()
 	ws := t.TempDir()
@@ -46,7 +53,6 @@ func ownAgent(t *testing.T, extra ...string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(asAgentvcr, "1")
 	return append([]string{"--", exe, "run", "-model", "conform", "-C", ws}, extra...)
 }
 
@@ -62,6 +68,7 @@ func conform(args ...string) (code int, stdout, stderr string) {
 // The baseline's two ways to fail a run: a failure it does not list, and an
 // entry whose case passes. The reports are written either way.
 func TestConformExitStatusAndReports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	baseline := filepath.Join(dir, "baseline")
 	os.WriteFile(baseline, []byte("truncated # cut streams were once taken for finished turns\n"), 0o644)
@@ -108,6 +115,7 @@ func TestConformExitStatusAndReports(t *testing.T) {
 // Recorded mode on agentvcr's own cassettes: the agent sends what it sent
 // when they were recorded, and the same under every benign quirk.
 func TestConformOwnAgentRecorded(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"parallel", "demo"} {
 		args := ownAgent(t)
 		args[4] = name // -model
@@ -128,7 +136,7 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 // reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), over the whole catalog
 // with an empty baseline: every case passes. The idle timeout is short so
 // the stall case ends in a second.
-// measured finds the time a stall case measured: "after 2.062s:".
+// measured finds the time a stall case measured: "after 1.062s:".
 var measured = regexp.MustCompile(`after [0-9.]+m?s:`)
 
 func TestConformOwnAgentEveryFormat(t *testing.T) {
@@ -143,7 +151,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
 			"fault_429":       "retried and finished (3 requests)",
 			"fault_500":       "retried and finished (3 requests)",
-			"fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 		{"messages", "29 cases: 29 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
@@ -155,7 +163,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"messages_cut_before_stop":      "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a stop_reason or message_stop)",
 			"messages_fault_429":            "retried and finished (3 requests)",
 			"messages_fault_500":            "retried and finished (3 requests)",
-			"messages_fault_stall":          "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"messages_fault_stall":          "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 		{"responses", "28 cases: 28 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
@@ -167,19 +175,20 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"responses_truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended before response.completed)",
 			"responses_second_response": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: a second response in one stream: resp_conform_1_again after resp_conform_1 (event 33))",
 			"responses_fault_429":       "retried and finished (3 requests)",
-			"responses_fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"responses_fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"responses_fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.api, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			baseline, report := filepath.Join(dir, "baseline"), filepath.Join(dir, "report.json")
 			if err := os.WriteFile(baseline, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-baseline", baseline, "-json", report, "-timeout", "20s"},
-				ownAgent(t, "-api", tt.api, "-idle-timeout", "2s")...)...)
+				ownAgent(t, "-api", tt.api, "-idle-timeout", "1s")...)...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
@@ -213,6 +222,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 	for _, f := range wire.All() {
 		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
 			const key = "sk-test-conform-record-0123456789"
 			gw, stopGW := gateway.New(key, demo.Scripts(tools.ZH)...).Start()
 			defer stopGW()
@@ -275,6 +285,7 @@ func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 // Our agent speaking Messages, run under conform's default -api chat: the
 // run stops after the first case with one line that names the -api to use.
 func TestConformAgentOfAnotherFormat(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := conform(ownAgent(t, "-api", "messages", "-idle-timeout", "2s")...)
 	want := "agentvcr conform: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)\n"
 	if code != 2 || stdout != "" || stderr != want {

@@ -72,7 +72,10 @@ type Cassette struct {
 	name string
 	mode Mode
 	opts Options
-	rec  *recorder.Recorder
+	rec  *recorder.Recorder // record mode
+	// loaded is the replayed cassette, decoded once (Load); its bodies are
+	// served as they are, never copied (replay.go).
+	loaded *vcr.Cassette
 
 	// redact is the save filter's work; tests replace it to prove that
 	// the secret scan catches what redaction misses.
@@ -83,7 +86,6 @@ type Cassette struct {
 	sent     int                // requests sent through the cassette
 	keys     []RequestKey       // replay: the recorded requests, in file order
 	used     []bool             // replay: which recorded interactions were served
-	canon    map[string]RequestKey
 	stopped  bool
 	missed   bool // replay: a request matched no interaction
 }
@@ -97,7 +99,16 @@ type Cassette struct {
 // saving is removed, with a line on Options.Log.
 func Open(path string, mode Mode, real http.RoundTripper, opts Options) (*Cassette, error) {
 	base := strings.TrimSuffix(path, ".yaml")
-	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts, canon: map[string]RequestKey{}}
+	if mode == ModeReplay {
+		// Checked first (Load): go-vcr would take any file it can
+		// decode, whatever it expands to.
+		loaded, err := Load(base)
+		if err != nil {
+			return nil, err
+		}
+		return Replay(base+".yaml", loaded, opts), nil
+	}
+	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts}
 	if c.name == "" {
 		c.name = filepath.Base(base)
 	}
@@ -119,23 +130,6 @@ func Open(path string, mode Mode, real http.RoundTripper, opts Options) (*Casset
 			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
 		}
 		c.rec.AddFilter(c.keep)
-	case ModeReplay:
-		// Checked first (Load): go-vcr would take any file it can
-		// decode, whatever it expands to.
-		loaded, err := Load(base)
-		if err != nil {
-			return nil, err
-		}
-		c.rec, err = recorder.NewAsMode(base, recorder.ModeReplaying, nil)
-		if err != nil {
-			return nil, fmt.Errorf("cassette %s: %w", c.file, err)
-		}
-		c.rec.SkipRequestLatency = true
-		c.rec.SetMatcher(c.match)
-		for _, i := range loaded.Interactions {
-			c.keys = append(c.keys, KeyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
-		}
-		c.used = make([]bool, len(c.keys))
 	default:
 		return nil, fmt.Errorf("cassette %s: unknown mode %d", c.file, mode)
 	}
@@ -194,7 +188,13 @@ func (t cassetteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	out.ContentLength = int64(len(body))
 
-	resp, err := c.rec.RoundTrip(out)
+	var resp *http.Response
+	var err error
+	if c.mode == ModeReplay {
+		resp, err = c.replay(out, key)
+	} else {
+		resp, err = c.rec.RoundTrip(out)
+	}
 	if errors.Is(err, vcr.ErrInteractionNotFound) {
 		c.mu.Lock()
 		c.missed = true
@@ -202,35 +202,6 @@ func (t cassetteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		return nil, c.miss(n, key)
 	}
 	return resp, err
-}
-
-// match is the go-vcr matcher. go-vcr v2.1.0 calls it, in file order, only
-// for interactions not yet replayed and serves the first that matches; the
-// first unused recorded request with the same key is marked used here, the
-// same one go-vcr serves (both skip exactly the interactions served before).
-func (c *Cassette) match(r *http.Request, rec vcr.Request) bool {
-	sent, ok := r.Context().Value(keyCtx{}).(RequestKey)
-	if !ok {
-		return false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	id := rec.Method + " " + rec.URL + "\n" + rec.Body
-	k, ok := c.canon[id]
-	if !ok {
-		k = KeyOf(rec.Method, rec.URL, []byte(rec.Body))
-		c.canon[id] = k
-	}
-	if !k.Matches(sent) {
-		return false
-	}
-	for i, used := range c.used {
-		if !used && c.keys[i].Matches(sent) {
-			c.used[i] = true
-			return true
-		}
-	}
-	return false
 }
 
 func (c *Cassette) miss(n int, sent RequestKey) error {
@@ -283,10 +254,6 @@ func (c *Cassette) Discard() error {
 		c.mu.Lock()
 		c.recorded = nil // never written
 		c.mu.Unlock()
-		return nil
-	}
-	if err := c.rec.Stop(); err != nil {
-		return fmt.Errorf("cassette %s: discard: %w", c.file, err)
 	}
 	return nil
 }

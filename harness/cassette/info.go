@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
@@ -35,6 +37,12 @@ func ReadRecording(path string) (Recording, error) {
 	if err != nil {
 		return Recording{}, err
 	}
+	return RecordingOf(path, c)
+}
+
+// RecordingOf reads the first request of a cassette already loaded (Load,
+// Decode); path names it in errors.
+func RecordingOf(path string, c *vcr.Cassette) (Recording, error) {
 	if len(c.Interactions) == 0 {
 		return Recording{}, fmt.Errorf("cassette %s: %w", path, ErrEmptyRecording)
 	}

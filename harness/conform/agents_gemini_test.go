@@ -1,14 +1,11 @@
 package conform
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
@@ -34,14 +31,14 @@ var testGeminiTools = []tools.Definition{
 const classifierBody = `{"contents":[{"role":"user","parts":[{"text":"look around"}]}],"generationConfig":{"responseMimeType":"application/json",` +
 	`"responseJsonSchema":{"type":"object","properties":{"complexity_reasoning":{"type":"string"},"complexity_score":{"type":"integer"}},"required":["complexity_reasoning","complexity_score"]}}}`
 
-func testGeminiAgent(mode string) int {
-	base := strings.TrimRight(os.Getenv("GOOGLE_GEMINI_BASE_URL"), "/")
-	hc := &http.Client{Timeout: slow * 3 * time.Second}
+func testGeminiAgent(r *agentRun, mode string) int {
+	base := strings.TrimRight(r.getenv("GOOGLE_GEMINI_BASE_URL"), "/")
+	hc := r.client()
 	req, _ := http.NewRequest(http.MethodPost, base+gemini.Format.WholePath("test-lite"), strings.NewReader(classifierBody))
-	req.Header.Set("x-goog-api-key", os.Getenv("GEMINI_API_KEY"))
+	req.Header.Set("x-goog-api-key", r.getenv("GEMINI_API_KEY"))
 	resp, err := hc.Do(req)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "test agent: classifier:", err)
+		fmt.Fprintln(r.stderr, "test agent: classifier:", err)
 		return 1
 	}
 	answer, _ := io.ReadAll(resp.Body)
@@ -59,19 +56,19 @@ func testGeminiAgent(mode string) int {
 	}
 	if resp.StatusCode != 200 || json.Unmarshal(answer, &whole) != nil || len(whole.Candidates) != 1 || len(whole.Candidates[0].Content.Parts) != 1 ||
 		json.Unmarshal([]byte(whole.Candidates[0].Content.Parts[0].Text), &rated) != nil || rated.Reasoning == "" {
-		fmt.Fprintf(os.Stderr, "test agent: the classifier answered %d %s\n", resp.StatusCode, answer)
+		fmt.Fprintf(r.stderr, "test agent: the classifier answered %d %s\n", resp.StatusCode, answer)
 		return 1
 	}
-	c := &agent.Client{BaseURL: base, APIKey: os.Getenv("GEMINI_API_KEY"), Model: "test-model", Format: gemini.Format, HTTPClient: hc}
+	c := &agent.Client{BaseURL: base, APIKey: r.getenv("GEMINI_API_KEY"), Model: "test-model", Format: gemini.Format, HTTPClient: hc}
 	msgs := []agent.Message{{Role: agent.RoleSystem, Content: "You are a test agent."}, {Role: agent.RoleUser, Content: "look around"}}
 	for range 4 {
-		turn, err := c.Complete(context.Background(), msgs, testGeminiTools)
+		turn, err := c.Complete(r.ctx, msgs, testGeminiTools)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
+			fmt.Fprintln(r.stderr, "test agent:", err)
 			return 1
 		}
 		if len(turn.ToolCalls) == 0 {
-			fmt.Println(turn.Text)
+			fmt.Fprintln(r.stdout, turn.Text)
 			return 0
 		}
 		if mode == gemAgentNoSig {
@@ -84,6 +81,6 @@ func testGeminiAgent(mode string) int {
 			msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: call.ID, Content: "ok " + call.Function.Name})
 		}
 	}
-	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	fmt.Fprintln(r.stderr, "test agent: too many turns")
 	return 1
 }

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/messages"
@@ -34,9 +32,9 @@ var testMessagesTools = json.RawMessage(`[
  {"name":"grep","input_schema":{"type":"object","properties":{"pattern":{"type":"string"},"glob":{"type":"string"}},"required":["pattern"]}}
 ]`)
 
-func testMessagesAgent(mode string) int {
-	client := &http.Client{Timeout: slow * 3 * time.Second}
-	url := strings.TrimRight(os.Getenv("ANTHROPIC_BASE_URL"), "/") + "/v1/messages"
+func testMessagesAgent(r *agentRun, mode string) int {
+	client := r.client()
+	url := strings.TrimRight(r.getenv("ANTHROPIC_BASE_URL"), "/") + "/v1/messages"
 	msgs := []any{map[string]any{"role": "user", "content": "look around"}}
 	for range 4 {
 		body, _ := json.Marshal(map[string]any{"model": "test-model", "max_tokens": 1024, "system": "You are a test agent.",
@@ -46,17 +44,17 @@ func testMessagesAgent(mode string) int {
 			if err != nil {
 				return nil, err
 			}
-			req.Header.Set("x-api-key", os.Getenv("ANTHROPIC_API_KEY"))
+			req.Header.Set("x-api-key", r.getenv("ANTHROPIC_API_KEY"))
 			req.Header.Set("anthropic-version", "2023-06-01")
 			req.Header.Set("content-type", "application/json")
 			return client.Do(req)
 		}
-		resp, ok := postStream(post, time.Sleep)
+		resp, ok := r.postStream(post, r.sleep)
 		if !ok {
 			return 1
 		}
 		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
-			fmt.Fprintln(os.Stderr, "test agent: not a stream: Content-Type", ct) // as Anthropic's SDKs refuse it
+			fmt.Fprintln(r.stderr, "test agent: not a stream: Content-Type", ct) // as Anthropic's SDKs refuse it
 			return 1
 		}
 		var turn *agent.Turn
@@ -68,11 +66,11 @@ func testMessagesAgent(mode string) int {
 		}
 		resp.Body.Close()
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
+			fmt.Fprintln(r.stderr, "test agent:", err)
 			return 1
 		}
 		if len(turn.ToolCalls) == 0 {
-			fmt.Println(turn.Text)
+			fmt.Fprintln(r.stdout, turn.Text)
 			return 0
 		}
 		var asked, results []any
@@ -103,7 +101,7 @@ func testMessagesAgent(mode string) int {
 		}
 		msgs = append(msgs, map[string]any{"role": "assistant", "content": asked}, map[string]any{"role": "user", "content": results})
 	}
-	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	fmt.Fprintln(r.stderr, "test agent: too many turns")
 	return 1
 }
 

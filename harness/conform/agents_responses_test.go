@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/responses"
@@ -39,9 +37,9 @@ var testResponsesTools = json.RawMessage(`[
 // respCall is a call as a test agent keeps it: its item id too.
 type respCall struct{ itemID, callID, name, args string }
 
-func testResponsesAgent(mode string) int {
-	client := &http.Client{Timeout: slow * 3 * time.Second}
-	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/responses"
+func testResponsesAgent(r *agentRun, mode string) int {
+	client := r.client()
+	url := strings.TrimRight(r.getenv("OPENAI_BASE_URL"), "/") + "/responses"
 	input := []any{map[string]any{"type": "message", "role": "user", "content": "look around"}}
 	for range 4 {
 		body, _ := json.Marshal(map[string]any{"model": "test-model", "instructions": "You are a test agent.",
@@ -51,11 +49,11 @@ func testResponsesAgent(mode string) int {
 			if err != nil {
 				return nil, err
 			}
-			req.Header.Set("Authorization", "Bearer "+os.Getenv("OPENAI_API_KEY"))
+			req.Header.Set("Authorization", "Bearer "+r.getenv("OPENAI_API_KEY"))
 			req.Header.Set("Content-Type", "application/json")
 			return client.Do(req)
 		}
-		resp, ok := postStream(post, time.Sleep)
+		resp, ok := r.postStream(post, r.sleep)
 		if !ok {
 			return 1
 		}
@@ -80,11 +78,11 @@ func testResponsesAgent(mode string) int {
 		}
 		resp.Body.Close()
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
+			fmt.Fprintln(r.stderr, "test agent:", err)
 			return 1
 		}
 		if len(calls) == 0 {
-			fmt.Println(text)
+			fmt.Fprintln(r.stdout, text)
 			return 0
 		}
 		withIDs := mode == respAgentIDs || mode == respAgentIDsNoReasoning
@@ -111,7 +109,7 @@ func testResponsesAgent(mode string) int {
 			input = append(input, map[string]any{"type": "function_call_output", "call_id": answers, "output": "ok " + c.name})
 		}
 	}
-	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	fmt.Fprintln(r.stderr, "test agent: too many turns")
 	return 1
 }
 

@@ -3,6 +3,7 @@ package conform
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,12 +42,15 @@ const agentModeEnv = "CONFORM_TEST_AGENT"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(agentModeEnv); mode != "" {
-		os.Exit(testAgent(mode))
+		os.Exit(testAgent(&agentRun{ctx: context.Background(), getenv: os.Getenv, stdout: os.Stdout, stderr: os.Stderr,
+			patience: slow * 3 * time.Second}, mode))
 	}
 	os.Exit(m.Run())
 }
 
-// testAgentCommand runs this test binary as the agent of mode.
+// testAgentCommand runs this test binary as the agent of mode: for what
+// needs a real process (signals, process groups, leftovers, a real exit
+// code and stderr); testAgentFunc runs the same agent in process.
 func testAgentCommand(t *testing.T, mode string) Command {
 	t.Helper()
 	exe, err := os.Executable()
@@ -56,44 +60,90 @@ func testAgentCommand(t *testing.T, mode string) Command {
 	return Command{Path: exe, Env: append(os.Environ(), agentModeEnv+"="+mode)}
 }
 
+// testAgentFunc runs the agent of mode in the test process.
+func testAgentFunc(mode string) AgentFunc {
+	return func(ctx context.Context, env []string, stdout, stderr io.Writer) int {
+		vars := map[string]string{}
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+		return testAgent(&agentRun{ctx: ctx, getenv: func(k string) string { return vars[k] }, stdout: stdout, stderr: stderr,
+			patience: testPatience}, mode)
+	}
+}
+
+// agentRun is what a purpose-built agent runs with: where it reads its
+// variables and writes its output, the context that ends it, and how long
+// it waits for one answer, its stream included (its give-up on a stall).
+type agentRun struct {
+	ctx            context.Context
+	getenv         func(string) string
+	stdout, stderr io.Writer
+	patience       time.Duration
+}
+
+// client is the agent's HTTP client: each request ends with the run's
+// context or after patience (none when patience is 0).
+func (r *agentRun) client() *http.Client {
+	return &http.Client{Timeout: r.patience, Transport: contextTransport{r.ctx}}
+}
+
+// sleep waits d or until the run's context ends.
+func (r *agentRun) sleep(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.ctx.Done():
+	}
+}
+
+// contextTransport sends each request under ctx.
+type contextTransport struct{ ctx context.Context }
+
+func (c contextTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return http.DefaultTransport.RoundTrip(req.WithContext(c.ctx))
+}
+
 var testTools = json.RawMessage(`[
  {"type":"function","function":{"name":"write_file","parameters":{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}}},
  {"type":"function","function":{"name":"read_file","parameters":{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["path"]}}},
  {"type":"function","function":{"name":"grep","parameters":{"type":"object","properties":{"pattern":{"type":"string"},"glob":{"type":"string"}},"required":["pattern"]}}}
 ]`)
 
-func testAgent(mode string) int {
+func testAgent(r *agentRun, mode string) int {
 	if strings.HasPrefix(mode, "messages_") {
-		return testMessagesAgent(mode)
+		return testMessagesAgent(r, mode)
 	}
 	if strings.HasPrefix(mode, "responses_") {
-		return testResponsesAgent(mode)
+		return testResponsesAgent(r, mode)
 	}
 	if strings.HasPrefix(mode, "gemini_") {
-		return testGeminiAgent(mode)
+		return testGeminiAgent(r, mode)
 	}
 	if strings.HasPrefix(mode, "real_") {
-		return testRealAgent(mode)
+		return testRealAgent(r, mode)
 	}
 	switch mode {
 	case agentExit:
-		fmt.Fprintln(os.Stderr, "test agent: giving up at once")
+		fmt.Fprintln(r.stderr, "test agent: giving up at once")
 		return 3
 	case agentSilent:
 		return 0
 	case agentHang:
-		time.Sleep(time.Hour)
+		r.sleep(time.Hour)
 		return 0
 	}
 	tools := testTools
 	if mode == agentWriter {
 		tools = json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}},{"type":"function","function":{"name":"run_shell","parameters":{"type":"object"}}}]`)
 	}
-	client := &http.Client{Timeout: slow * 3 * time.Second}
+	client := r.client()
 	if mode == agentPatient {
 		client.Timeout = 0
 	}
-	url := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
+	url := strings.TrimRight(r.getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
 	if mode == agentWrongPath {
 		url = strings.TrimSuffix(url, "/chat/completions") + "/completions"
 	}
@@ -107,11 +157,11 @@ func testAgent(mode string) int {
 		var wait func(time.Duration)
 		switch mode {
 		case agentGood:
-			wait = time.Sleep
+			wait = r.sleep
 		case agentEager:
 			wait = func(time.Duration) {}
 		}
-		resp, ok := postStream(func() (*http.Response, error) {
+		resp, ok := r.postStream(func() (*http.Response, error) {
 			return client.Post(url, "application/json", bytes.NewReader(body))
 		}, wait)
 		if !ok {
@@ -129,11 +179,11 @@ func testAgent(mode string) int {
 			err = nil
 		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "test agent:", err)
+			fmt.Fprintln(r.stderr, "test agent:", err)
 			return 1
 		}
 		if len(turn.ToolCalls) == 0 {
-			fmt.Println(turn.Text)
+			fmt.Fprintln(r.stdout, turn.Text)
 			return 0
 		}
 		msgs = append(msgs, agent.Message{Role: "assistant", Content: turn.Text, ToolCalls: turn.ToolCalls, Thinking: turn.Thinking})
@@ -144,28 +194,29 @@ func testAgent(mode string) int {
 			}
 		}
 	}
-	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	fmt.Fprintln(r.stderr, "test agent: too many turns")
 	return 1
 }
 
 // postStream posts with post; after a 429, when wait is not nil, it closes
-// that answer, calls wait with its Retry-After and posts once more. It
-// says on stderr why it got no 200 (ok false).
-func postStream(post func() (*http.Response, error), wait func(time.Duration)) (resp *http.Response, ok bool) {
+// that answer, calls wait with its Retry-After (seconds, decimal ones
+// too: tests shorten the wait) and posts once more. It says on stderr why
+// it got no 200 (ok false).
+func (r *agentRun) postStream(post func() (*http.Response, error), wait func(time.Duration)) (resp *http.Response, ok bool) {
 	resp, err := post()
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests && wait != nil {
 		resp.Body.Close()
-		secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-		wait(time.Duration(secs) * time.Second)
+		secs, _ := strconv.ParseFloat(resp.Header.Get("Retry-After"), 64)
+		wait(time.Duration(secs * float64(time.Second)))
 		resp, err = post()
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "test agent:", err)
+		fmt.Fprintln(r.stderr, "test agent:", err)
 		return nil, false
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		fmt.Fprintln(os.Stderr, "test agent: status", resp.Status)
+		fmt.Fprintln(r.stderr, "test agent: status", resp.Status)
 		return nil, false
 	}
 	return resp, true
@@ -249,3 +300,13 @@ func positionalMerge(r io.Reader) (*agent.Turn, error) {
 	turn.ToolCalls = calls
 	return &turn, nil
 }
+
+// testPatience is how long an agent in process waits for one answer: 3 s,
+// as a process agent does, so that a loaded machine (CI runs the tests
+// beside real agents) never makes a slow answer look like a stall.
+const testPatience = slow * 3 * time.Second
+
+// agentFolder is the folder the test agents work in (Options.Folder): it
+// has no file the probe would name, so their path arguments are probe
+// strings, whatever files this package gains.
+const agentFolder = "testdata/agentfolder"

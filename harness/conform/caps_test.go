@@ -10,6 +10,7 @@ import (
 // An agent that floods its case is stopped at the case's cap, keeps only
 // what came before it, and fails with a verdict that names the cap.
 func TestFloodingAgentHitsTheCaseCap(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"clean"})
 	for _, tt := range []struct {
 		size     int
@@ -21,7 +22,7 @@ func TestFloodingAgentHitsTheCaseCap(t *testing.T) {
 	} {
 		t.Run(strconv.Itoa(tt.size), func(t *testing.T) {
 			cmd := hostileCommand(t, hostileFlood, t.TempDir(), floodEnv+"="+strconv.Itoa(tt.size))
-			results, err := Run(context.Background(), Options{Command: cmd, Cases: only, Timeout: slow * 20 * time.Second,
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Command: cmd, Cases: only, Timeout: slow * 20 * time.Second,
 				limits: caseLimits{requests: 5, bytes: 1 << 20}})
 			if err != nil {
 				t.Fatal(err)

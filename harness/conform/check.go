@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +40,8 @@ type outcome struct {
 	timeout  time.Duration
 	elapsed  time.Duration // from the agent's start to its end
 	sides    int           // side requests, answered apart (side.go)
+	// retryAfter is fault_429's Retry-After.
+	retryAfter time.Duration
 }
 
 // A verdict is a case's status with one line of details and, for a failure
@@ -410,10 +413,10 @@ func checkFault(c Case, want []Call, o outcome) verdict {
 		return fail("the agent exited 0 after the %s fault without finishing the conversation (%s)", c.Fault, count(len(o.requests), "request"))
 	case o.exitCode != 0 && followUp:
 		return fail("the agent sent the tool results but exited with code %d%s", o.exitCode, stderrExcerpt(o.stderr))
-	case c.Fault == Fault429 && retried && o.requests[1].at-o.requests[0].at < retryAfter:
-		return verdict{status: Warning, details: fmt.Sprintf("retried %s after the 429, before its Retry-After: %d", (o.requests[1].at - o.requests[0].at).Round(time.Millisecond), int(retryAfter/time.Second))}
+	case c.Fault == Fault429 && retried && o.requests[1].at-o.requests[0].at < o.retryAfter:
+		return verdict{status: Warning, details: fmt.Sprintf("retried %s after the 429, before its Retry-After: %s", (o.requests[1].at - o.requests[0].at).Round(time.Millisecond), seconds(o.retryAfter))}
 	case c.Fault == Fault429 && !retried:
-		return verdict{status: Warning, details: fmt.Sprintf("gave up on a 429 with Retry-After: %d (exit %d) instead of waiting and retrying%s", int(retryAfter/time.Second), o.exitCode, stderrExcerpt(o.stderr))}
+		return verdict{status: Warning, details: fmt.Sprintf("gave up on a 429 with Retry-After: %s (exit %d) instead of waiting and retrying%s", seconds(o.retryAfter), o.exitCode, stderrExcerpt(o.stderr))}
 	case followUp && c.Fault == FaultStall:
 		return verdict{status: Success, details: fmt.Sprintf("%s, retried and finished (%s%s)", gaveUp(o), count(len(o.requests), "request"), unstreamed(o))}
 	case followUp:
@@ -424,8 +427,14 @@ func checkFault(c Case, want []Call, o outcome) verdict {
 	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d%s", o.exitCode, stderrExcerpt(o.stderr))}
 }
 
-// retryAfter is the Retry-After of fault_429.
-const retryAfter = time.Second
+// defaultRetryAfter is the Retry-After of fault_429.
+const defaultRetryAfter = time.Second
+
+// seconds is d as a Retry-After value: whole seconds ("1"), or decimal
+// seconds ("0.2") for the shorter waits tests set (Options.retryAfter).
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
 
 // count is "1 request", "2 requests".
 func count(n int, noun string) string {

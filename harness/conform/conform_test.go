@@ -71,15 +71,31 @@ type agentCase struct {
 	echo   string // the details of the format's echo case, when given
 }
 
-// checkAgents runs each test agent over format's catalog, the agents in
-// parallel, and compares the statuses they get with want.
+// checkAgents runs each test agent in process over format's catalog, all
+// at once (and at once with the other tests that call it: the runs wait on
+// timers, not on the CPU, so they are started here rather than left to
+// -parallel), and compares the statuses they get with want, one subtest
+// per agent. fault_429's Retry-After is testRetryAfter.
 func checkAgents(t *testing.T, format Format, tests []agentCase) {
 	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.mode, func(t *testing.T) {
-			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: format,
+	t.Parallel()
+	type run struct {
+		results []Result
+		err     error
+	}
+	runs := make([]chan run, len(tests))
+	for i, tt := range tests {
+		runs[i] = make(chan run, 1)
+		go func() {
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(tt.mode), Format: format, retryAfter: testRetryAfter,
 				Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second})
+			runs[i] <- run{results, err}
+		}()
+	}
+	for i, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			r := <-runs[i]
+			results, err := r.results, r.err
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,6 +114,11 @@ func checkAgents(t *testing.T, format Format, tests []agentCase) {
 	}
 }
 
+// testRetryAfter is fault_429's Retry-After in the tests that run whole
+// catalogs: the agents that wait it out wait this long (TestFault429Timing
+// keeps the real one).
+const testRetryAfter = 100 * time.Millisecond
+
 func table(results []Result) string {
 	var b strings.Builder
 	WriteTable(&b, results)
@@ -105,6 +126,7 @@ func table(results []Result) string {
 }
 
 func TestBadCommands(t *testing.T) {
+	t.Parallel()
 	two, err := SelectCases(Cases(), []string{"clean", "truncated"})
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +158,7 @@ func TestBadCommands(t *testing.T) {
 			if strings.Contains(tt.details, "-timeout") {
 				timeout = 500 * time.Millisecond
 			}
-			results, err := Run(ctx, Options{Command: tt.command, Cases: two, Timeout: timeout})
+			results, err := Run(ctx, Options{Folder: agentFolder, Command: tt.command, Cases: two, Timeout: timeout})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,13 +179,14 @@ func TestBadCommands(t *testing.T) {
 }
 
 func TestProbeRefusesAgentsWithoutReadTools(t *testing.T) {
+	t.Parallel()
 	clean, _ := SelectCases(Cases(), []string{"clean", "crlf"})
-	_, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentWriter), Cases: clean, Timeout: slow * 5 * time.Second})
+	_, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentWriter), Cases: clean, Timeout: slow * 5 * time.Second})
 	want := "no tool conform can tell is read-only: the agent offers the tools write_file, run_shell, and no name says it only reads (read, view, cat, list, ls, glob, find, grep, search) without a word that says it acts (write, edit, run, shell, web, fetch, agent, tool, ...): name the tools conform may call with -call NAME[=ARGS_JSON]"
 	if !errors.Is(err, ErrNoReadOnlyTool) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
-	_, err = Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Cases: clean, Timeout: slow * 5 * time.Second,
+	_, err = Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentGood), Cases: clean, Timeout: slow * 5 * time.Second,
 		Calls: []CallSpec{{Name: "view_file"}}})
 	want = "the agent offers no such tool: -call view_file, but the agent offers the tools write_file, read_file, grep"
 	if !errors.Is(err, ErrUnknownCall) || err.Error() != want {
@@ -183,11 +206,12 @@ func TestCaseIDsAreUnique(t *testing.T) {
 
 // An interrupted run stops its agents and starts no more cases.
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
 	deadline, stop := context.WithTimeout(context.Background(), 20*time.Second)
 	defer stop()
-	_, err := Run(ctx, Options{Command: testAgentCommand(t, agentHang), Timeout: time.Hour, Parallel: 2})
+	_, err := Run(ctx, Options{Folder: agentFolder, Command: testAgentCommand(t, agentHang), Timeout: time.Hour, Parallel: 2})
 	if err == nil || err.Error() != "interrupted: context canceled" {
 		t.Errorf("err = %v, want interrupted: context canceled", err)
 	}
@@ -199,6 +223,7 @@ func TestRunInterrupted(t *testing.T) {
 // A 429 retried before its Retry-After, or not retried at all, is a
 // WARNING; waited out, a SUCCESS.
 func TestFault429Timing(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"fault_429"})
 	for _, tt := range []struct {
 		mode    string
@@ -209,7 +234,7 @@ func TestFault429Timing(t *testing.T) {
 		{agentEager, Warning, "retried "},
 		{agentTwice, Warning, "gave up on a 429 with Retry-After: 1 (exit 1) instead of waiting and retrying (stderr: test agent: status 429 Too Many Requests)"},
 	} {
-		results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Cases: only, Timeout: slow * 10 * time.Second})
+		results, err := Run(context.Background(), Options{Folder: agentFolder, Command: testAgentCommand(t, tt.mode), Cases: only, Timeout: slow * 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,9 +251,10 @@ func TestFault429Timing(t *testing.T) {
 // An agent with no timeout on a stalled stream is killed at
 // -stall-timeout: a FAILURE that says so, and conform returns.
 func TestFaultStallWithoutTimeout(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"fault_stall"})
 	timeout := slow * time.Second
-	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout / 2, StallTimeout: timeout})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Command: testAgentCommand(t, agentPatient), Cases: only, Timeout: timeout / 2, StallTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

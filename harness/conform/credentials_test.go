@@ -42,7 +42,7 @@ func TestCredentialsDoNotReachTheAgent(t *testing.T) {
 	only, _ := SelectCases(Cases(), []string{"clean"})
 	cmd := hostileCommand(t, hostileEnv, t.TempDir(), planted...)
 	cmd.PassEnv = []string{"KEEP_ME_TOKEN"}
-	results, err := Run(context.Background(), Options{Command: cmd, Cases: only, Timeout: slow * 10 * time.Second})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Command: cmd, Cases: only, Timeout: slow * 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

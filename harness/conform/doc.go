@@ -22,6 +22,17 @@
 // Options.Parallel at a time; when it fails, the other cases' failures say
 // so first (follow.go).
 //
+// # An agent in Go (agentfunc.go)
+//
+// Options.Agent, an AgentFunc, runs instead of Options.Command: a Go
+// function called in conform's process once per case, with the case's
+// variables above as its env (nothing else: no scrubbing applies), two
+// writers for what a command would print, and a context that ends when the
+// case is decided or at its timeout; it must return then (conform waits
+// two seconds, then reports the case as killed and leaves it behind). A
+// panic is exit code 2 with the value and stack on stderr. Package
+// conformtest runs it from go test.
+//
 // # What an agent gets, and what it leaves (credentials.go, mark.go, leftovers_linux.go, deathsig_linux.go, caps.go)
 //
 // The agent starts from Command.Env (nil: conform's own environment) less

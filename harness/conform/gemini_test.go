@@ -33,13 +33,14 @@ func TestFormatsFollowWireNames(t *testing.T) {
 // quirks, the broken streams and the echo; one that drops the thought
 // signatures fails the echo, naming the call.
 func TestGeminiAgents(t *testing.T) {
+	t.Parallel()
 	ids := []string{"gemini_clean", "gemini_call_ids_dropped", "gemini_args_split_name_first", "gemini_calls_across_events",
 		"gemini_error_midstream", "gemini_malformed_function_call", "gemini_echo_signature"}
 	cases, err := SelectCases(GeminiCases(), ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, gemAgentGood), Format: geminiFormat, Cases: cases, Timeout: slow * 10 * time.Second})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(gemAgentGood), Format: geminiFormat, Cases: cases, Timeout: slow * 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestGeminiAgents(t *testing.T) {
 		}
 	}
 	echo, _ := SelectCases(GeminiCases(), []string{"gemini_echo_signature"})
-	results, err = Run(context.Background(), Options{Command: testAgentCommand(t, gemAgentNoSig), Format: geminiFormat, Cases: echo, Timeout: slow * 10 * time.Second})
+	results, err = Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(gemAgentNoSig), Format: geminiFormat, Cases: echo, Timeout: slow * 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +67,7 @@ func TestGeminiAgents(t *testing.T) {
 // first case, naming the path it posted to and the -api that speaks it:
 // Gemini CLI's classifier under -api chat, a chat agent under -api gemini.
 func TestGeminiWrongFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode   string
 		format Format
@@ -75,7 +77,7 @@ func TestGeminiWrongFormat(t *testing.T) {
 		{agentGood, geminiFormat, "request on another format's path: conform runs -api gemini, which posts to .../v1beta/models/test-model:streamGenerateContent, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 	}
 	for _, tt := range tests {
-		_, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: tt.format, Timeout: slow * 10 * time.Second})
+		_, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(tt.mode), Format: tt.format, Timeout: slow * 10 * time.Second})
 		if !errors.Is(err, ErrWrongPath) || err.Error() != tt.want {
 			t.Errorf("%s under -api %s: Run: %v\nwant %s", tt.mode, tt.format.Name, err, tt.want)
 		}

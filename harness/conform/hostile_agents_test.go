@@ -124,7 +124,7 @@ func miniConform(dir string) int {
 	exe, _ := os.Executable()
 	env := append(os.Environ(), hostileModeEnv+"="+hostileHang, hostileDirEnv+"="+dir)
 	only, _ := SelectCases(Cases(), []string{"clean"})
-	_, err := Run(context.Background(), Options{Command: Command{Path: exe, Env: env}, Cases: only, Timeout: time.Hour})
+	_, err := Run(context.Background(), Options{Folder: agentFolder, Command: Command{Path: exe, Env: env}, Cases: only, Timeout: time.Hour})
 	fmt.Fprintln(os.Stderr, "mini conform returned:", err)
 	return 1
 }

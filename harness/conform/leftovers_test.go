@@ -17,6 +17,7 @@ import (
 // child that outlives an agent exiting 0, and a setsid grandchild of an
 // agent killed at -timeout (and the child between them).
 func TestNoProcessOutlivesItsCase(t *testing.T) {
+	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"clean"})
 	for _, tt := range []struct {
 		mode    string
@@ -31,7 +32,7 @@ func TestNoProcessOutlivesItsCase(t *testing.T) {
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			dir := t.TempDir()
-			results, err := Run(context.Background(), Options{Command: hostileCommand(t, tt.mode, dir), Cases: only, Timeout: tt.timeout})
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Command: hostileCommand(t, tt.mode, dir), Cases: only, Timeout: tt.timeout})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,6 +53,7 @@ func TestNoProcessOutlivesItsCase(t *testing.T) {
 // An agent dies with the conform that started it: SIGKILL a conform
 // mid-case and its agent is gone.
 func TestAgentDiesWithConform(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	exe, err := os.Executable()
 	if err != nil {

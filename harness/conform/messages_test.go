@@ -116,6 +116,7 @@ func checkTestTools(t *testing.T, r Request) {
 // the run at once with ErrWrongPath, naming the path and the -api that
 // speaks it: no case could pass. A case that is not the first fails alone.
 func TestWrongFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reason string
 		mode   string
@@ -132,7 +133,7 @@ func TestWrongFormat(t *testing.T) {
 			want: "request on another format's path: conform runs -api responses, which posts to .../v1/responses, and the agent posted to /v1/chat/completions (-api chat speaks that format)"},
 	}
 	for _, tt := range tests {
-		_, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Format: tt.format, Timeout: slow * 10 * time.Second})
+		_, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(tt.mode), Format: tt.format, Timeout: slow * 10 * time.Second})
 		if !errors.Is(err, ErrWrongPath) || err.Error() != tt.want {
 			t.Errorf("%s: Run: %v\nwant %s", tt.reason, err, tt.want)
 		}
@@ -141,7 +142,7 @@ func TestWrongFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Format: messagesFormat, Cases: alone, Timeout: slow * 10 * time.Second})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentGood), Format: messagesFormat, Cases: alone, Timeout: slow * 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

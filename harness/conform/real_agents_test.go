@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/chat"
@@ -46,19 +44,19 @@ const (
 	agentMute = "real_mute"
 )
 
-func testRealAgent(mode string) int {
-	base := strings.TrimRight(os.Getenv("OPENAI_BASE_URL"), "/")
+func testRealAgent(r *agentRun, mode string) int {
+	base := strings.TrimRight(r.getenv("OPENAI_BASE_URL"), "/")
 	url := base + chat.Format.Path("")
-	client := &http.Client{Timeout: slow * 3 * time.Second}
+	client := r.client()
 	post := func(v map[string]any) (*http.Response, bool) {
 		v["model"] = "test-model"
 		body, _ := json.Marshal(v)
-		return postStream(func() (*http.Response, error) {
+		return r.postStream(func() (*http.Response, error) {
 			return client.Post(url, "application/json", bytes.NewReader(body))
-		}, time.Sleep)
+		}, r.sleep)
 	}
 	if mode == agentTitle {
-		if code := sideRequests(client, base, post); code != 0 {
+		if code := sideRequests(r, client, base, post); code != 0 {
 			return code
 		}
 	}
@@ -87,7 +85,7 @@ func testRealAgent(mode string) int {
 		if mode == agentFallback && (err != nil || bytes.Contains(raw, []byte("\n:"))) {
 			req["stream"] = false
 			if turn, err = postPlain(post, req); err != nil {
-				fmt.Fprintln(os.Stderr, "test agent: the non-streamed retry:", err)
+				fmt.Fprintln(r.stderr, "test agent: the non-streamed retry:", err)
 				return 1
 			}
 		}
@@ -100,20 +98,20 @@ func testRealAgent(mode string) int {
 					agent.Message{Role: "user", Content: "Your answer was cut off: resume where it stops."})
 				continue
 			default:
-				fmt.Fprintln(os.Stderr, "test agent:", err)
+				fmt.Fprintln(r.stderr, "test agent:", err)
 				return 1
 			}
 		}
 		if len(turn.ToolCalls) == 0 {
-			if mode == agentAskAgain && os.Getenv(CaseVariable) == "content_parts" && asked < 4 {
+			if mode == agentAskAgain && r.getenv(CaseVariable) == "content_parts" && asked < 4 {
 				asked++
 				continue // the same request again
 			}
-			if mode != agentMute || os.Getenv(CaseVariable) != "crlf" {
-				fmt.Println(turn.Text)
+			if mode != agentMute || r.getenv(CaseVariable) != "crlf" {
+				fmt.Fprintln(r.stdout, turn.Text)
 			}
 			if mode == agentTitle {
-				return memoryRequest(post, msgs)
+				return memoryRequest(r, post, msgs)
 			}
 			return 0
 		}
@@ -126,7 +124,7 @@ func testRealAgent(mode string) int {
 			msgs = append(msgs, agent.Message{Role: "tool", ToolCallID: c.ID, Content: "ok " + c.Function.Name})
 		}
 	}
-	fmt.Fprintln(os.Stderr, "test agent: too many turns")
+	fmt.Fprintln(r.stderr, "test agent: too many turns")
 	return 1
 }
 
@@ -134,10 +132,10 @@ func testRealAgent(mode string) int {
 // on the server's root that must answer 200, a title request with no tools
 // whose stream must merge, and a classifier asking for JSON without a
 // stream, whose answer must fill the schema's required members.
-func sideRequests(client *http.Client, base string, post func(map[string]any) (*http.Response, bool)) int {
+func sideRequests(r *agentRun, client *http.Client, base string, post func(map[string]any) (*http.Response, bool)) int {
 	resp, err := client.Head(strings.TrimSuffix(base, "/v1") + "/api/hello")
 	if err != nil || resp.StatusCode != http.StatusOK {
-		fmt.Fprintln(os.Stderr, "test agent: the preflight:", err, resp.Status)
+		fmt.Fprintln(r.stderr, "test agent: the preflight:", err, resp.Status)
 		return 4
 	}
 	title, ok := post(map[string]any{"stream": true, "messages": []agent.Message{
@@ -148,7 +146,7 @@ func sideRequests(client *http.Client, base string, post func(map[string]any) (*
 	turn, err := chat.Merge(title.Body)
 	title.Body.Close()
 	if err != nil || turn.Text == "" {
-		fmt.Fprintln(os.Stderr, "test agent: the title:", err)
+		fmt.Fprintln(r.stderr, "test agent: the title:", err)
 		return 4
 	}
 	schema := json.RawMessage(`{"type":"object","properties":{"reasoning":{"type":"string"},"score":{"type":"integer"}},"required":["reasoning","score"]}`)
@@ -163,7 +161,7 @@ func sideRequests(client *http.Client, base string, post func(map[string]any) (*
 		err = json.Unmarshal([]byte(turn.Text), &route)
 	}
 	if err != nil || route.Reasoning == nil || route.Score == nil {
-		fmt.Fprintf(os.Stderr, "test agent: the classifier's answer lacks a required member: %v\n", err)
+		fmt.Fprintf(r.stderr, "test agent: the classifier's answer lacks a required member: %v\n", err)
 		return 4
 	}
 	return 0
@@ -171,7 +169,7 @@ func sideRequests(client *http.Client, base string, post func(map[string]any) (*
 
 // memoryRequest is agentTitle's request after the conversation: the same
 // conversation with another tool set.
-func memoryRequest(post func(map[string]any) (*http.Response, bool), msgs []agent.Message) int {
+func memoryRequest(r *agentRun, post func(map[string]any) (*http.Response, bool), msgs []agent.Message) int {
 	resp, ok := post(map[string]any{"stream": true, "messages": append(msgs, agent.Message{Role: "user", Content: "save what you learnt"}),
 		"tools": json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}}]`)})
 	if !ok {
@@ -179,7 +177,7 @@ func memoryRequest(post func(map[string]any) (*http.Response, bool), msgs []agen
 	}
 	defer resp.Body.Close()
 	if _, err := chat.Merge(resp.Body); err != nil {
-		fmt.Fprintln(os.Stderr, "test agent: the memory request:", err)
+		fmt.Fprintln(r.stderr, "test agent: the memory request:", err)
 		return 4
 	}
 	return 0

@@ -19,7 +19,7 @@ import (
 func recordGood(t *testing.T) *Recording {
 	t.Helper()
 	clean, _ := SelectCases(Cases(), []string{"clean"})
-	results, err := Run(context.Background(), Options{Command: testAgentCommand(t, agentGood), Cases: clean, Timeout: slow * 10 * time.Second})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentGood), Cases: clean, Timeout: slow * 10 * time.Second})
 	if err != nil || results[0].Status != Success {
 		t.Fatalf("recording the good agent: %v %+v", err, results)
 	}
@@ -27,7 +27,7 @@ func recordGood(t *testing.T) *Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := chatFormat.build(first, nil, ".") // Run's folder: the test's own
+	conv, err := chatFormat.build(first, nil, agentFolder)
 
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +36,7 @@ func recordGood(t *testing.T) *Recording {
 }
 
 func TestRecordedMode(t *testing.T) {
+	t.Parallel()
 	rec := recordGood(t)
 	tests := []struct {
 		reason string
@@ -63,7 +64,7 @@ func TestRecordedMode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, tt.mode), Recording: &r, Cases: cases, Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(tt.mode), Recording: &r, Cases: cases, Parallel: 8 / slow, Timeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -256,12 +256,12 @@ func TestResponsesSecondResponse(t *testing.T) {
 	}
 	for mode, want := range map[string]string{
 		respAgentFirstDone: "SUCCESS went on with the first response's turn, leaving the second one out: 2 calls re-sent and answered; exit 0",
-		respAgentGood:      "SUCCESS gave up with exit 1 after 1 attempt (stderr: test agent: a second response in one stream: resp_conform_1_again after resp_conform_1 (event 33))",
+		respAgentGood:      "SUCCESS gave up with exit 1 after 1 attempt (stderr: test agent: a second response in one stream: resp_conform_1_again after resp_conform_1 (event ",
 		respAgentByItemID:  "FAILURE request 2: ",
 	} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			results, err := Run(context.Background(), Options{Command: testAgentCommand(t, mode), Format: responsesFormat, Cases: cases, Timeout: slow * 10 * time.Second})
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(mode), Format: responsesFormat, Cases: cases, Timeout: slow * 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

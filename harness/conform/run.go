@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,7 +30,15 @@ const CaseVariable = "AGENTVCR_CASE"
 
 // Options configure a conformance run.
 type Options struct {
+	// Command is the agent, started once per case (process.go).
 	Command Command
+	// Agent, when set, is run instead of Command: an agent written in Go,
+	// called in conform's process once per case (AgentFunc).
+	Agent AgentFunc
+	// Folder is the folder the agent works in, where the probe's path
+	// arguments point (folder.go): default Command.Dir, else conform's
+	// own folder (an Agent runs in conform's process).
+	Folder string
 	// Cases to run, in report order (default Cases()).
 	Cases []Case
 	// Calls are the -call flags: the tools the probe calls.
@@ -50,6 +59,9 @@ type Options struct {
 	// limits bound what a case keeps (zero: defaultLimits); tests set
 	// small ones.
 	limits caseLimits
+	// retryAfter is fault_429's Retry-After (zero: defaultRetryAfter);
+	// tests set a shorter one, sent in decimal seconds.
+	retryAfter time.Duration
 }
 
 // Run runs the agent once per case against one loopback server, each case
@@ -83,13 +95,16 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.limits == (caseLimits{}) {
 		opt.limits = defaultLimits
 	}
-	dir := opt.Command.Dir // the agent's folder, where the probe's paths are
+	if opt.retryAfter <= 0 {
+		opt.retryAfter = defaultRetryAfter
+	}
+	dir := cmp.Or(opt.Folder, opt.Command.Dir) // where the probe's paths are
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
 	states := map[string]*caseState{}
 	for _, c := range opt.Cases {
-		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, dir: dir, limits: opt.limits, recorded: opt.Recording != nil}
+		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, dir: dir, limits: opt.limits, retryAfter: opt.retryAfter, recorded: opt.Recording != nil}
 		if st.recorded {
 			st.conv = recordedConversation(opt.Recording)
 		}
@@ -188,10 +203,11 @@ type caseState struct {
 	changed  bool       // the transform changed a reply (else SKIPPED)
 	stopped  bool       // a request decided the case: the agent was stopped (decided.go)
 
-	limits    caseLimits
-	keptBytes int    // of bodies
-	over      error  // the agent sent more than limits: ErrCaseCap
-	stop      func() // kills the agent (set while it runs)
+	limits     caseLimits
+	retryAfter time.Duration // fault_429's
+	keptBytes  int           // of bodies
+	over       error         // the agent sent more than limits: ErrCaseCap
+	stop       func()        // kills the agent (set while it runs)
 }
 
 func (st *caseState) probeError() error {
@@ -262,7 +278,7 @@ func (st *caseState) serveAnswer(ans served) (serve.Reply, error) {
 	switch ans.Fault {
 	case Fault429:
 		r := errorReply(http.StatusTooManyRequests, "conform fault: rate limited; retry after the Retry-After header's seconds")
-		r.Header.Set("Retry-After", fmt.Sprint(int(retryAfter/time.Second)))
+		r.Header.Set("Retry-After", seconds(st.retryAfter))
 		return r, nil
 	case Fault500:
 		return errorReply(http.StatusInternalServerError, "conform fault: the server failed"), nil
@@ -313,11 +329,16 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	if st.c.Fault == FaultStall {
 		timeout = opt.StallTimeout
 	}
-	p := runAgent(ctx, opt.Command, extra, timeout)
+	var p procResult
+	if opt.Agent != nil {
+		p = runAgentFunc(ctx, opt.Agent, extra, timeout)
+	} else {
+		p = runAgent(ctx, opt.Command, extra, timeout)
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
-		elapsed: time.Since(st.start), sides: len(st.sides)}
+		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter}
 	var v verdict
 	switch {
 	case st.over != nil:

@@ -11,7 +11,7 @@ import (
 // tool names it offers) reach the table escaped, as the cards show them.
 func TestTableEscapesControlCharacters(t *testing.T) {
 	only, _ := SelectCases(Cases(), []string{"clean"})
-	results, err := Run(context.Background(), Options{Command: hostileCommand(t, hostileEscapes, t.TempDir()), Cases: only, Timeout: slow * 10 * time.Second})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Command: hostileCommand(t, hostileEscapes, t.TempDir()), Cases: only, Timeout: slow * 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/demo"
@@ -26,9 +28,9 @@ var injections = map[string]string{
 }
 
 // openReplay opens the cassette the flags name for replay and reads what it
-// recorded. An embedded cassette is copied to a temporary file first (go-vcr
-// reads cassettes from disk); cleanup stops the cassette (reporting unused
-// interactions) and removes the copy.
+// recorded: the file (or the embedded cassette) is read and decoded once,
+// and its bodies are served from that one copy (cassette.Replay). cleanup
+// stops the cassette, reporting unused interactions.
 func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc rechunk.Cutter) (*cassette.Cassette, cassette.Recording, func() error, error) {
 	name := f.cassette
 	if f.inject != "" {
@@ -40,29 +42,27 @@ func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc rech
 	if f.cassette == "" && api != nil && api != chat.Format {
 		name = api.Name + "/" + name // the demo recorded in that format
 	}
-	path, remove, err := cassettePath(env, name, lang)
+	path, loaded, err := loadCassette(env, name, lang)
 	if err != nil {
 		return nil, cassette.Recording{}, nil, err
 	}
-	rec, err := cassette.ReadRecording(path)
+	rec, err := cassette.RecordingOf(path, loaded)
 	if err != nil {
-		remove()
 		return nil, cassette.Recording{}, nil, err
 	}
-	c, err := cassette.Open(path, cassette.ModeReplay, nil, cassette.Options{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc})
-	if err != nil {
-		remove()
-		return nil, cassette.Recording{}, nil, err
-	}
-	return c, rec, func() error { return errors.Join(c.Stop(), remove()) }, nil
+	c := cassette.Replay(path, loaded, cassette.Options{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc})
+	return c, rec, c.Stop, nil
 }
 
-// cassettePath finds a cassette: a .yaml path on disk, or an embedded name
-// ("demo", "quirks/demo.interleave"), in the locale's variant ("demo.en").
-func cassettePath(env Env, name string, lang tools.Lang) (path string, remove func() error, err error) {
-	none := func() error { return nil }
+// loadCassette reads and decodes a cassette: a .yaml path on disk, or an
+// embedded name ("demo", "quirks/demo.interleave"), in the locale's variant
+// ("demo.en"), decoded from the binary's own bytes. path is what errors
+// call it.
+func loadCassette(env Env, name string, lang tools.Lang) (path string, c *vcr.Cassette, err error) {
 	if strings.HasSuffix(name, ".yaml") {
-		return env.path(name), none, nil
+		path = env.path(name)
+		c, err = cassette.Load(path)
+		return path, c, err
 	}
 	file := cassette.File(name, lang)
 	data, err := fs.ReadFile(cassettes.FS, file)
@@ -79,16 +79,10 @@ func cassettePath(env Env, name string, lang tools.Lang) (path string, remove fu
 	if err != nil {
 		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
 	}
-	dir, err := env.mkdirTemp("agentvcr-cassette-")
-	if err != nil {
-		return "", nil, err
+	if c, err = cassette.Decode(data); err != nil {
+		return "", nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
-	path = filepath.Join(dir, filepath.Base(file))
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, err
-	}
-	return path, func() error { return os.RemoveAll(dir) }, nil
+	return file, c, nil
 }
 
 // detectFile names the format of a raw SSE file from its first event

@@ -58,6 +58,7 @@ type runFlags struct {
 	seed                       int64
 	headerTimeout, idleTimeout time.Duration
 	retries                    int
+	retryBackoff               time.Duration
 }
 
 // listFlag is a repeatable string flag.
@@ -91,6 +92,12 @@ func cmdRun(env Env, args []string) int {
 	fs.DurationVar(&f.headerTimeout, "header-timeout", agent.DefaultHeaderTimeout, "live: give up on a request without response headers after `D` (connecting included; 0: never)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", agent.DefaultIdleTimeout, "live: give up on a stream silent for `D` between events (0: never)")
 	fs.IntVar(&f.retries, "retries", agent.DefaultRetries, "live: retry a request `N` times after 429, 5xx, a header timeout or a connection error, before any event")
+	backoff, err := retryBackoff(env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr run: %v\n", err)
+		return 2
+	}
+	fs.DurationVar(&f.retryBackoff, "retry-backoff", backoff, "live: wait `D` before the first retry when the answer names no Retry-After, doubling per retry (default $"+retryBackoffEnv+", else 0.5s)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -226,7 +233,7 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if dir == "" {
 			dir = env.Dir
 		}
-		transport = &agent.LiveTransport{Next: env.Transport, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout, Retries: f.retries}
+		transport = &agent.LiveTransport{Next: env.Transport, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout, Retries: f.retries, RetryBackoff: f.retryBackoff}
 		if f.record != "" {
 			c, err := openRecording(env, env.path(f.record), key, transport)
 			if err != nil {

@@ -91,7 +91,7 @@ func TestRunMessagesUsageErrors(t *testing.T) {
 			"agentvcr run: no gateway: pass -base-url URL or set ANTHROPIC_BASE_URL (e.g. https://api.anthropic.com)\n"},
 		{"no key names ANTHROPIC_API_KEY", []string{"run", "-api", "messages", "-model", "m"}, map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:1", "OPENAI_API_KEY": "k"}, 1,
 			"agentvcr run: ANTHROPIC_API_KEY is not set: export the gateway's key (it is never written to a cassette)\n"},
-		{"unreachable", []string{"run", "-api", "messages", "-base-url", "http://127.0.0.1:1", "-model", "m"}, map[string]string{"ANTHROPIC_API_KEY": "k"}, 1,
+		{"unreachable", []string{"run", "-api", "messages", "-base-url", "http://127.0.0.1:1", "-model", "m"}, map[string]string{"ANTHROPIC_API_KEY": "k", retryBackoffEnv: "1ms"}, 1,
 			"agentvcr run: cannot reach the gateway at http://127.0.0.1:1/v1/messages (connect: connection refused): check -base-url or ANTHROPIC_BASE_URL and the network\n"},
 		{"a chat cassette with -api messages", []string{"run", "-api", "messages", "-cassette", "demo"}, nil, 2,
 			"agentvcr run: -api messages: the cassette was recorded in chat\n"},

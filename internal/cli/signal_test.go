@@ -144,7 +144,7 @@ func TestSignals(t *testing.T) {
 			}
 			cmd, lines := child(t, ctx, tt.mode, tmp, "run")
 			await(t, ctx, lines, "HOLDING")
-			if diff := cmp.Diff([]string{"agentvcr-cassette-", "agentvcr-sandbox-"}, tempEntries(t, tmp)); diff != "" {
+			if diff := cmp.Diff([]string{"agentvcr-sandbox-"}, tempEntries(t, tmp)); diff != "" {
 				t.Fatalf("temporary folders while the run is held (-want +got):\n%s", diff)
 			}
 			for i, sig := range tt.signals {

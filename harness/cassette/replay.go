@@ -1,0 +1,62 @@
+package cassette
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+)
+
+// Replay replays a cassette already loaded (Load or Decode: read and
+// decoded once, by the caller); file names it in errors and is never
+// read. It serves what go-vcr v2.1.0's replaying recorder serves, without
+// decoding the file a second time: for each request, the first interaction
+// not served yet whose request matches it (match.go), answered with the
+// recorded status, headers and body. The body is read from the decoded
+// string itself, so a replay holds each body once.
+func Replay(file string, loaded *vcr.Cassette, opts Options) *Cassette {
+	c := &Cassette{file: file, name: opts.Name, mode: ModeReplay, opts: opts, loaded: loaded}
+	if c.name == "" {
+		c.name = strings.TrimSuffix(filepath.Base(file), ".yaml")
+	}
+	for _, i := range loaded.Interactions {
+		c.keys = append(c.keys, KeyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
+	}
+	c.used = make([]bool, len(c.keys))
+	return c
+}
+
+// replay answers req, whose key is sent, with the first unused recorded
+// interaction that matches it, as go-vcr's replaying recorder builds its
+// answer (HTTP/1.0, Close, the recorded headers; a HEAD's length is the
+// recorded Content-Length); vcr.ErrInteractionNotFound when none does.
+func (c *Cassette) replay(req *http.Request, sent RequestKey) (*http.Response, error) {
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	n := -1
+	for i, used := range c.used {
+		if !used && c.keys[i].Matches(sent) {
+			c.used[i], n = true, i
+			break
+		}
+	}
+	c.mu.Unlock()
+	if n < 0 {
+		return nil, fmt.Errorf("cassette %s: %w", c.file, vcr.ErrInteractionNotFound)
+	}
+	rec := c.loaded.Interactions[n].Response
+	length := int64(len(rec.Body))
+	if req.Method == http.MethodHead {
+		if v, err := strconv.ParseInt(rec.Headers.Get("Content-Length"), 10, 64); err == nil {
+			length = v
+		}
+	}
+	return &http.Response{Status: rec.Status, StatusCode: rec.Code, Proto: "HTTP/1.0", ProtoMajor: 1, Request: req,
+		Header: rec.Headers, Close: true, ContentLength: length, Body: io.NopCloser(strings.NewReader(rec.Body))}, nil
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentvcr/agentvcr/demo"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+)
+
+// oneReplyCassette writes a cassette of about mib MiB to dir: the demo's
+// first request, answered by one streamed text of many small deltas, so
+// that a replay sends one request and merges one long answer. It returns
+// the file's path.
+func oneReplyCassette(tb testing.TB, dir string, mib int) string {
+	tb.Helper()
+	c, err := cassette.Load(filepath.Join("..", "..", "cassettes", "demo.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c.Interactions = c.Interactions[:1]
+	var body strings.Builder
+	piece := strings.Repeat("回放", 16) // 96 bytes of text per delta
+	for n := 0; body.Len() < mib<<20; n++ {
+		fmt.Fprintf(&body, "data: {\"id\":\"chatcmpl-big\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"demo\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s %d\"},\"finish_reason\":null}]}\n\n", piece, n)
+	}
+	body.WriteString("data: {\"id\":\"chatcmpl-big\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"demo\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	c.Interactions[0].Response.Body = body.String()
+	data, err := yaml.Marshal(c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("big%d.yaml", mib))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkReplayOneReply is `agentvcr run -cassette` of a one-reply
+// cassette of 13, 26 and 52 MiB, its output discarded: B/op is what the
+// replay allocates for a cassette of that size (issue 23).
+func BenchmarkReplayOneReply(b *testing.B) {
+	ws := b.TempDir()
+	if err := demo.WriteSandbox(ws); err != nil {
+		b.Fatal(err)
+	}
+	for _, mib := range []int{13, 26, 52} {
+		path := oneReplyCassette(b, b.TempDir(), mib)
+		b.Run(fmt.Sprintf("%dMiB", mib), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(mib) << 20)
+			for b.Loop() {
+				var stderr strings.Builder
+				env := Env{Dir: ".", Getenv: Vars(nil), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr}
+				if code := Main(env, []string{"run", "-cassette", path, "-C", ws}); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+		})
+	}
+}
