@@ -49,3 +49,20 @@ func ParseEventTimes(v string) ([]time.Duration, error) {
 	}
 	return at, nil
 }
+
+// TimedInteractions counts the interactions of a cassette (its YAML as
+// saved) whose answer carries event times that read: a cassette recorded
+// before `agentvcr record` kept them has none.
+func TimedInteractions(data []byte) (int, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, i := range c.Interactions {
+		if at, err := ParseEventTimes(i.Response.Headers.Get(EventTimesHeader)); err == nil && len(at) > 0 {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -62,6 +62,9 @@ func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Re
 			}
 			if isSSEReply(reply) {
 				reply.Events = sse.SplitEvents(body)
+				// a list that does not read is served unpaced, as a
+				// recording without one (cassette.TimedInteractions)
+				reply.At, _ = cassette.ParseEventTimes(i.Response.Headers.Get(cassette.EventTimesHeader))
 			}
 			key := cassette.KeyOf(i.Request.Method, servedPath(i.Request.URL, model), []byte(i.Request.Body))
 			idx := len(r.items)
