@@ -24,6 +24,9 @@ const QuirkSeparator = "~"
 type CassetteRouter struct {
 	Cassettes []ServedCassette
 	Match     MatchMode
+	// Ignore names request fields body matching leaves out
+	// (cassette.IgnorePath; cassette.VolatilePaths are the usual ones).
+	Ignore []string
 	// Quirk, when not "", is applied to every case that names none.
 	Quirk string
 	// Seed is the quirk transforms' seed.
@@ -92,7 +95,7 @@ func (c *CassetteRouter) build(name string) (*Route, error) {
 	if label == "" {
 		label = c.names()
 	}
-	replies, err := NewReplayer(label, c.Match, picked...)
+	replies, err := newReplayer(label, c.Match, c.Ignore, picked)
 	if err != nil {
 		return nil, err
 	}

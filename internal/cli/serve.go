@@ -26,6 +26,7 @@ import (
 
 // serveUsage is serve's help; the formats come from package wire.
 var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
+                      [-ignore PATH|volatile]...
                       [-quirk Q] [-rechunk MODE -seed N] [-pace D|recorded [-speed X]]
                       [-fault F]
                       [-journal FILE] [-lang zh|en] [-coalesce]
@@ -53,7 +54,9 @@ formats:
 
 -match body answers the request whose canonical JSON body was recorded (a
 miss is a 404 whose message diffs the request against the nearest recorded
-one); -match turn answers the reply recorded for the request that carries as
+one); -ignore PATH leaves a field out of that comparison, -ignore volatile
+the fields that differ from run to run (end-user and session fields, cache
+keys, tool-call ids); -match turn answers the reply recorded for the request that carries as
 many assistant messages, whatever the prompt and tools say.
 
 -fault KIND[:N][@TURN] breaks the replies: 429 (Retry-After N seconds, then
@@ -81,7 +84,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		fl.PrintDefaults()
 	}
 	var (
-		names                                         listFlag
+		names, ignore                                 listFlag
 		listen, match, quirkName, chunks, fault, lang string
 		journal                                       string
 		seed                                          int64
@@ -94,6 +97,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
 	fl.StringVar(&match, "match", "body", "find replies by `MODE`: body (canonical JSON body) or turn")
+	fl.Var(&ignore, "ignore", "-match body: leave the request field `PATH` out, e.g. messages.0.content (repeatable; * matches any key or index; volatile: "+strings.Join(cassette.VolatilePaths, ", ")+")")
 	fl.StringVar(&quirkName, "quirk", "", "apply quirk `Q` to every case that names none")
 	fl.StringVar(&chunks, "rechunk", "whole", "write streams in `MODE` pieces: whole (event by event), bytes, boundaries or random")
 	fl.Int64Var(&seed, "seed", 1, "seed of -quirk and -rechunk random")
@@ -133,6 +137,19 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	}
 	if router.Match, err = serve.ParseMatchMode(match); err != nil {
 		return usage("-match: %v", err)
+	}
+	if len(ignore) > 0 && router.Match != serve.MatchBody {
+		return usage("-ignore leaves fields out of body matching: give it with -match body")
+	}
+	for _, p := range ignore {
+		switch {
+		case p == "volatile":
+			router.Ignore = append(router.Ignore, cassette.VolatilePaths...)
+		case p == "" || strings.HasPrefix(p, ".") || strings.HasSuffix(p, ".") || strings.Contains(p, ".."):
+			return usage("-ignore %q: give a field path such as messages.0.content, or volatile", p)
+		default:
+			router.Ignore = append(router.Ignore, p)
+		}
 	}
 	mode, err := rechunk.ParseMode(chunks)
 	if err != nil {
