@@ -46,6 +46,16 @@
 // each compared line cut at MaxDiffLineBytes with its length and a hash;
 // WholeDiff is the diff uncut (SetNearest fills both). After a replay, Stop fails
 // with ErrUnusedInteractions when an interaction was never asked for.
+// KeyIgnoring leaves fields out of the canonical body (IgnorePath: dotted
+// keys and indexes, * any; VolatilePaths, the fields that differ between
+// two runs of one agent), for serve -ignore.
+//
+// # Event times
+//
+// EventTimesHeader is a response header that holds when each event of a
+// recorded stream arrived (FormatEventTimes, ParseEventTimes,
+// TimedInteractions): a header because go-vcr v2.1.0 keeps headers as they
+// are, so cassettes without it stay byte for byte and replay as before.
 //
 // # Secrets
 //
@@ -53,7 +63,8 @@
 // credentials of auth headers, URLSecrets for a URL's userinfo and
 // secret-named query values) are redacted in a save filter only, so the
 // live response is untouched: request and response headers are cut to an
-// allowlist (Accept, Content-Type), userinfo and secret-named query values
+// allowlist (Accept, Content-Type; a response's EventTimesHeader that
+// reads), userinfo and secret-named query values
 // leave the URL, every secret becomes REDACTED in bodies, forms and URLs,
 // as written, URL-escaped, inside escaped JSON strings (\u0073k-...) and
 // inside base64, and the recorded duration is zeroed. Stop then scans the

@@ -62,11 +62,17 @@ type RequestKey struct {
 // KeyOf is the key of a request: its method, the path of rawURL and the
 // canonical form of body.
 func KeyOf(method, rawURL string, body []byte) RequestKey {
+	return KeyIgnoring(method, rawURL, body, nil)
+}
+
+// KeyIgnoring is KeyOf with the fields ignore names (IgnorePath) left out
+// of the canonical body: two requests that differ only there match.
+func KeyIgnoring(method, rawURL string, body []byte, ignore []string) RequestKey {
 	path := rawURL
 	if u, err := url.Parse(rawURL); err == nil {
 		path = u.Path
 	}
-	compact, pretty := canonicalBody(body)
+	compact, pretty := canonicalBody(body, ignore)
 	return RequestKey{Method: method, Path: path, body: compact, pretty: pretty}
 }
 
@@ -86,11 +92,12 @@ func (k RequestKey) Text() string {
 	return k.Method + " " + k.Path + "\n" + k.pretty
 }
 
-// canonicalBody re-encodes a JSON body with sorted keys, numbers as written
+// canonicalBody re-encodes a JSON body, the fields ignore names left out,
+// with sorted keys, numbers as written
 // and no insignificant whitespace (compact) or two-space indents (pretty),
 // so key order and spacing never decide a match. A body that is not one
 // JSON value is returned as it is, in both forms.
-func canonicalBody(body []byte) (compact, pretty string) {
+func canonicalBody(body []byte, ignore []string) (compact, pretty string) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return "", ""
@@ -103,6 +110,9 @@ func canonicalBody(body []byte) (compact, pretty string) {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return string(body), string(body)
+	}
+	for _, p := range ignore {
+		v = IgnorePath(v, p)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -21,7 +21,7 @@ func TestCanonicalBody(t *testing.T) {
 		{"two values are not one JSON body", `{"a":1}{"b":2}`, `{"a":1}{"b":2}`, `{"a":1}{"b":2}`},
 	}
 	for _, tt := range tests {
-		compact, pretty := canonicalBody([]byte(tt.in))
+		compact, pretty := canonicalBody([]byte(tt.in), nil)
 		if diff := cmp.Diff([]string{tt.wantCompact, tt.wantPretty}, []string{compact, pretty}); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
 		}
@@ -77,6 +77,6 @@ func BenchmarkCanonicalBody(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		canonicalBody(body)
+		canonicalBody(body, nil)
 	}
 }

@@ -35,15 +35,20 @@ func (c *Cassette) redactInteraction(i *vcr.Interaction) error {
 }
 
 // RedactInteraction is the save filter of a recording: header allowlist
-// (Accept and Content-Type only), URL without userinfo and with the values
-// of secret-named query parameters replaced, every secret scrubbed (Scrub)
+// (Accept and Content-Type only, and a response's EventTimesHeader when it
+// reads: digits and commas), URL without userinfo and with the values of
+// secret-named query parameters replaced, every secret scrubbed (Scrub)
 // from bodies, form and kept header values, and no recorded latency (replay
 // skips it, and a changing duration is churn in review). It builds new
 // header maps: the recorded request's map is the caller's live one. It
 // never fails; the scan after saving is what fails closed.
 func (s Secrets) RedactInteraction(i *vcr.Interaction) error {
 	i.Request.Headers = s.keepHeaders(i.Request.Headers)
+	times := i.Response.Headers.Get(EventTimesHeader)
 	i.Response.Headers = s.keepHeaders(i.Response.Headers)
+	if _, err := ParseEventTimes(times); err == nil && times != "" {
+		i.Response.Headers.Set(EventTimesHeader, times)
+	}
 	i.Request.URL = s.redactURL(i.Request.URL)
 	i.Request.Body = s.Scrub(i.Request.Body)
 	i.Response.Body = s.Scrub(i.Response.Body)

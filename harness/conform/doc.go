@@ -232,4 +232,16 @@
 // with ErrOutLink. A Baseline lists expected
 // failures: Judge returns the failures it does not list and the entries
 // whose case now passes (stale), both of which fail a run.
+//
+// # Shards and merged reports (shard.go, merge.go, report_md.go)
+//
+// A Shard (ParseShard, "I/N") is a stable slice of a run's cases for a CI
+// matrix: round robin in the list's order, the probe in every shard and
+// reported by shard 1 only (Shard.Cases, Shard.Reported). WriteRunJSON
+// names the run (RunInfo: api, agent, cassette, shard) in each check;
+// ReadReport reads one back and MergeReports joins one run's shards into
+// Results in catalog order, refusing (ErrBadMerge) reports of another run,
+// a case twice or a shard missing, and dropping the shards' baseline marks
+// so that one Baseline.Judge decides the whole run. WriteMarkdown writes
+// the table a CI job's summary shows: case, verdict, first difference.
 package conform

@@ -75,7 +75,7 @@ func canonical(f Format, body []byte, ignore []string) (any, error) {
 		return nil, err
 	}
 	for _, p := range ignore {
-		v = dropPath(v, strings.Split(p, "."))
+		v = cassette.IgnorePath(v, p)
 	}
 	if top, ok := v.(map[string]any); ok && f.renumber != nil {
 		f.renumber(top)
@@ -181,39 +181,6 @@ func renumberResponses(top map[string]any) {
 		}
 		inCalls = false
 	}
-}
-
-// dropPath removes what path names from v.
-func dropPath(v any, path []string) any {
-	if len(path) == 0 {
-		return v
-	}
-	key, rest := path[0], path[1:]
-	switch x := v.(type) {
-	case map[string]any:
-		for k, sub := range x {
-			if key != "*" && k != key {
-				continue
-			}
-			if len(rest) == 0 {
-				delete(x, k)
-			} else {
-				x[k] = dropPath(sub, rest)
-			}
-		}
-	case []any:
-		for i := range x {
-			if key != "*" && key != strconv.Itoa(i) {
-				continue
-			}
-			if len(rest) == 0 {
-				x[i] = "(ignored)"
-			} else {
-				x[i] = dropPath(x[i], rest)
-			}
-		}
-	}
-	return v
 }
 
 // checkRecorded compares what the agent sent, request by request, with

@@ -37,6 +37,9 @@ func TestReports(t *testing.T) {
 		{"report.table.golden", func(b *bytes.Buffer, r []Result) error { return WriteTable(b, r) }},
 		{"report.json.golden", func(b *bytes.Buffer, r []Result) error { return WriteJSON(b, r) }},
 		{"report.junit.golden", func(b *bytes.Buffer, r []Result) error { return WriteJUnit(b, r) }},
+		{"report.md.golden", func(b *bytes.Buffer, r []Result) error {
+			return WriteMarkdown(b, RunInfo{API: "chat", Agent: "node agent.js", Shard: "2/3"}, r)
+		}},
 	} {
 		var b bytes.Buffer
 		if err := tt.write(&b, sampleResults(t)); err != nil {
@@ -67,5 +70,21 @@ func TestBaselineJudge(t *testing.T) {
 	}
 	if !results[2].Expected {
 		t.Error("all_index_0 is not marked expected")
+	}
+}
+
+// What the agent sent cannot break the Markdown table: a pipe, a tag, a
+// backtick and a newline stay inside their cell.
+func TestMarkdownEscapes(t *testing.T) {
+	pick, _ := SelectCases(Cases(), []string{"crlf"})
+	results := []Result{{Case: pick[0], Status: Failure, Details: "sent <script>|x` \nnext", Diff: "  {\n-\ta|b\n+\t<b>`\n  }\n"}}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, RunInfo{Agent: "sh -c 'a | b`'"}, results); err != nil {
+		t.Fatal(err)
+	}
+	want := "### agentvcr conform\n\nAgent: `sh -c 'a \\| b''`\n\n| case | verdict | first difference |\n|---|---|---|\n" +
+		"| `crlf` | FAILURE | sent &lt;script&gt;\\|x' \\nnext<br>`-\ta\\|b` |\n\n1 cases: 0 SUCCESS, 1 FAILURE, 0 WARNING, 0 SKIPPED\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
 }

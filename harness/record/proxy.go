@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // hopHeaders are not forwarded by a proxy (RFC 9110 section 7.6.1), plus
@@ -159,6 +160,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.SetBasicAuth(p.user.Username(), pw)
 	}
 
+	sentAt := time.Now()
 	resp, err := p.real.RoundTrip(out)
 	if err != nil {
 		p.logf("agentvcr record: %s %s: %s (not recorded)", r.Method, shown, secrets.Scrub(err.Error()))
@@ -173,7 +175,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del(h)
 	}
 	w.WriteHeader(resp.StatusCode)
-	got, ok := p.tee(w, resp, r.Method+" "+shown)
+	got, reads, ok := p.tee(w, resp, sentAt, r.Method+" "+shown)
 	if !ok {
 		return
 	}
@@ -190,6 +192,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	header := resp.Header.Clone()
+	setEventTimes(header, eventTimes(resp.Header, got, reads))
 	header.Del("Content-Encoding")
 	captured := &http.Response{Status: resp.Status, StatusCode: resp.StatusCode, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
 		Header: header, Body: io.NopCloser(bytes.NewReader(answer)), ContentLength: int64(len(answer))}
@@ -204,13 +207,15 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // tee streams the upstream's answer to the client as it arrives and
-// returns what is recorded: false when the answer broke off or was over
+// returns what is recorded and when each read of it arrived (since
+// sentAt): false when the answer broke off or was over
 // agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
 // exchange in log lines.
-func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, what string) ([]byte, bool) {
+func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, sentAt time.Time, what string) ([]byte, []arrival, bool) {
 	flusher, _ := w.(http.Flusher)
 	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
 	tooLong := false
+	var reads []arrival
 	buf := make([]byte, 32<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
@@ -219,6 +224,7 @@ func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, what string) ([]
 				tooLong = true
 			} else {
 				got.Write(buf[:n])
+				reads = append(reads, arrival{end: got.Len(), at: time.Since(sentAt)})
 			}
 			w.Write(buf[:n]) // a client that went away still lets the upstream finish
 			if flusher != nil {
@@ -230,14 +236,14 @@ func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, what string) ([]
 		}
 		if rerr != nil {
 			p.logf("agentvcr record: %s: the upstream answer broke off: %v (not recorded)", what, rerr)
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if tooLong {
 		p.logf("agentvcr record: %s: the answer is over %d bytes (passed on, not recorded)", what, agent.DefaultMaxBodyBytes)
-		return nil, false
+		return nil, nil, false
 	}
-	return got.Bytes(), true
+	return got.Bytes(), reads, true
 }
 
 // commit records one exchange; exchangeOrder calls it in arrival order.

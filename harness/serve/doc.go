@@ -20,8 +20,11 @@
 //     interaction as often as it is asked for, by any number of clients at
 //     once.
 //   - SSE replies are written event by event (sse.SplitEvents), each
-//     flushed, with Route.Pace before each; Route.Rechunk cuts them into
-//     its pieces instead; Route.Coalesce writes them at once (load tests).
+//     flushed, with Route.Pace before each, or under Route.PaceRecorded
+//     each at the time it arrived when recorded (Reply.At, from
+//     cassette.EventTimesHeader; Route.Speed scales it); Route.Rechunk cuts
+//     them into its pieces instead; Route.Coalesce writes them at once
+//     (load tests).
 //   - An Answer error is a 404 carrying the error's message (a *MissError
 //     carries the replay's diff) and goes to Log. Every error the server
 //     answers has the shape of the request's format (package apierror):

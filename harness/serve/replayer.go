@@ -30,7 +30,8 @@ type Replayer struct {
 	exact  map[string]int // raw recorded body -> first item with it
 	canon  map[string]int // canonical key -> first item with it
 	models []string
-	single bool // every item comes from one cassette
+	single bool     // every item comes from one cassette
+	ignore []string // request fields left out of body matching
 }
 
 type servedItem struct {
@@ -43,7 +44,14 @@ type servedItem struct {
 // NewReplayer reads the cassettes' interactions; name is what a miss
 // error calls them.
 func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Replayer, error) {
-	r := &Replayer{name: name, match: match, exact: map[string]int{}, canon: map[string]int{}, single: len(cassettes) == 1}
+	return newReplayer(name, match, nil, cassettes)
+}
+
+// newReplayer is NewReplayer leaving the fields ignore names
+// (cassette.IgnorePath) out of body matching, on both sides: the
+// CassetteRouter's Ignore.
+func newReplayer(name string, match MatchMode, ignore []string, cassettes []ServedCassette) (*Replayer, error) {
+	r := &Replayer{name: name, match: match, exact: map[string]int{}, canon: map[string]int{}, single: len(cassettes) == 1, ignore: ignore}
 	for _, sc := range cassettes {
 		c, err := cassette.Decode(sc.Data) // bounded: aliases cannot make it expand
 		if err != nil {
@@ -62,8 +70,11 @@ func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Re
 			}
 			if isSSEReply(reply) {
 				reply.Events = sse.SplitEvents(body)
+				// a list that does not read is served unpaced, as a
+				// recording without one (cassette.TimedInteractions)
+				reply.At, _ = cassette.ParseEventTimes(i.Response.Headers.Get(cassette.EventTimesHeader))
 			}
-			key := cassette.KeyOf(i.Request.Method, servedPath(i.Request.URL, model), []byte(i.Request.Body))
+			key := cassette.KeyIgnoring(i.Request.Method, servedPath(i.Request.URL, model), []byte(i.Request.Body), ignore)
 			idx := len(r.items)
 			r.items = append(r.items, servedItem{model: model, turn: turn, whole: wholePath(i.Request.URL), reply: reply})
 			r.keys = append(r.keys, key)
@@ -95,7 +106,7 @@ func (r *Replayer) Answer(req Request) (Reply, error) {
 	if i, ok := r.exact[string(req.Body)]; ok && r.keys[i].Method == req.Method && r.keys[i].Path == path {
 		return r.items[i].reply, nil
 	}
-	sent := cassette.KeyOf(req.Method, path, req.Body)
+	sent := cassette.KeyIgnoring(req.Method, path, req.Body, r.ignore)
 	if i, ok := r.canon[sent.Canonical()]; ok {
 		return r.items[i].reply, nil
 	}

@@ -24,13 +24,19 @@ const QuirkSeparator = "~"
 type CassetteRouter struct {
 	Cassettes []ServedCassette
 	Match     MatchMode
+	// Ignore names request fields body matching leaves out
+	// (cassette.IgnorePath; cassette.VolatilePaths are the usual ones).
+	Ignore []string
 	// Quirk, when not "", is applied to every case that names none.
 	Quirk string
 	// Seed is the quirk transforms' seed.
-	Seed    int64
-	Fault   Fault
-	Pace    time.Duration
-	Rechunk rechunk.Cutter
+	Seed  int64
+	Fault Fault
+	Pace  time.Duration
+	// PaceRecorded and Speed are Route's: each event at its recorded time.
+	PaceRecorded bool
+	Speed        float64
+	Rechunk      rechunk.Cutter
 	// Coalesce is Route.Coalesce: no flush between events (load tests).
 	Coalesce bool
 
@@ -89,11 +95,12 @@ func (c *CassetteRouter) build(name string) (*Route, error) {
 	if label == "" {
 		label = c.names()
 	}
-	replies, err := NewReplayer(label, c.Match, picked...)
+	replies, err := newReplayer(label, c.Match, c.Ignore, picked)
 	if err != nil {
 		return nil, err
 	}
-	return &Route{Answer: replies.Answer, Models: replies.Models(), Fault: c.Fault, Pace: c.Pace, Rechunk: c.Rechunk, Coalesce: c.Coalesce}, nil
+	return &Route{Answer: replies.Answer, Models: replies.Models(), Fault: c.Fault, Pace: c.Pace, PaceRecorded: c.PaceRecorded, Speed: c.Speed,
+		Rechunk: c.Rechunk, Coalesce: c.Coalesce}, nil
 }
 
 func (c *CassetteRouter) names() string {

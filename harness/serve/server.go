@@ -76,6 +76,13 @@ type Route struct {
 	Fault Fault
 	// Pace is the pause before each event of a streamed reply.
 	Pace time.Duration
+	// PaceRecorded, in place of Pace, sends each event of a streamed reply
+	// at the time it arrived when recorded (Reply.At, since the request
+	// reached the server), divided by Speed (1 when 0). A reply with no
+	// recorded times is sent at once; an event past the last time recorded
+	// (a quirk that adds events) at the last.
+	PaceRecorded bool
+	Speed        float64
 	// Rechunk, when its mode is not rechunk.Whole, cuts a streamed reply
 	// into its pieces instead of events, one flush each.
 	Rechunk rechunk.Cutter
@@ -131,6 +138,10 @@ type Reply struct {
 	// breaks this reply alone, in place of the route's: an Answer that
 	// decides per request (conform's first attempt only) sets it.
 	Fault Fault
+	// At is when each event arrived when it was recorded, since the
+	// request (cassette.EventTimesHeader): what Route.PaceRecorded
+	// replays. nil when the recording kept none.
+	At []time.Duration
 }
 
 // Start serves s on addr ("127.0.0.1:0" when empty). It returns the base

@@ -16,6 +16,7 @@ import (
 // the first event unless a pause comes first; the last with the body's
 // end), or at once under Coalesce, and applies a stream fault when faulty.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, route *Route, faulty bool) {
+	pause := newPacer(route, reply, time.Now())
 	events := reply.Events
 	if events == nil {
 		events = sse.SplitEvents(reply.Body)
@@ -32,7 +33,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 		events = route.Rechunk.Pieces(append(bytes.Join(events, nil), tail...))
 		tail = ""
 	}
-	coalesce := route.Coalesce && route.Pace == 0 && route.Rechunk.Mode == rechunk.Whole
+	coalesce := route.Coalesce && !pause.paced() && route.Rechunk.Mode == rechunk.Whole
 	if coalesce {
 		// One write: the headers, every event and the end of the body
 		// leave in as few packets as the connection's buffer allows.
@@ -45,17 +46,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	perEvent := flusher != nil && !coalesce
-	if perEvent && (route.Pace > 0 || len(events) == 0) {
+	if perEvent && (pause.paced() || len(events) == 0) {
 		flusher.Flush() // the headers go out before the first pause
 	}
 	var timer *time.Timer
 	for i, e := range events {
-		if route.Pace > 0 {
+		if d := pause.before(i, time.Now()); d > 0 {
 			if timer == nil {
-				timer = time.NewTimer(route.Pace)
+				timer = time.NewTimer(d)
 				defer timer.Stop()
 			} else {
-				timer.Reset(route.Pace)
+				timer.Reset(d)
 			}
 			select {
 			case <-timer.C:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -51,6 +52,7 @@ type conformFlags struct {
 	parallel                      int
 	timeout, stallTimeout         time.Duration
 	jsonOut, junitOut, out, basel string
+	shard                         string
 	list                          bool
 }
 
@@ -76,6 +78,7 @@ func cmdConform(env Env, args []string) int {
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
 	fs.BoolVar(&f.list, "list", false, "list the cases and exit")
+	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the cases: every N-th from the I-th in catalog order, the same split on every machine (the probe runs in every shard, shard 1 reports it); join the shards' -json reports with agentvcr report merge")
 	fs.Var(&f.providers, "provider", "the agent targets the provider `NAME` ("+strings.Join(conform.Providers, ", ")+"; repeatable; default all): another provider's echo case that fails is reported apart and does not fail the run")
 	fs.Var(&f.passEnv, "pass-env", "keep the credential variable `NAME` of conform's environment for the agent (repeatable; every other *_API_KEY, *_TOKEN, *_SECRET* and every variable of a model provider is dropped, and -out lists the names dropped in "+conform.DroppedFile+")")
 	if err := fs.Parse(args); err != nil {
@@ -130,6 +133,15 @@ func cmdConform(env Env, args []string) int {
 	if err != nil {
 		return usage("%v (agentvcr conform -list describes them)", err)
 	}
+	var shard conform.Shard
+	if f.shard != "" {
+		if shard, err = conform.ParseShard(f.shard); err != nil {
+			return usage("-shard: %v", err)
+		}
+		if cases, err = shard.Cases(cases); err != nil {
+			return usage("-shard: %v", err)
+		}
+	}
 	var calls []conform.CallSpec
 	for _, c := range f.calls {
 		spec, err := conform.ParseCallSpec(c)
@@ -162,49 +174,43 @@ func cmdConform(env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2
 	}
+	results = shard.Reported(results)
 	conform.MarkProviders(results, f.providers)
 	unexpected, stale := baseline.Judge(results)
-	if err := writeConformReports(env, f, results); err != nil {
+	run := conform.RunInfo{API: format.Name, Agent: strings.Join(fs.Args(), " "), Cassette: f.cassette, Shard: shard.String()}
+	if err := writeConformReports(env, f, run, results); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 1
 	}
 	conform.WriteTable(env.Stdout, results)
+	return verdictCode(env, "agentvcr conform", unexpected, stale, f.basel)
+}
+
+// verdictCode says which failures the baseline does not list and which of
+// its entries now pass, and returns the exit status: 1 for either, else 0.
+func verdictCode(env Env, prefix string, unexpected []conform.Result, stale []string, baseline string) int {
 	code := 0
 	if len(unexpected) > 0 {
 		var names []string
 		for _, r := range unexpected {
 			names = append(names, r.Case.ID)
 		}
-		fmt.Fprintf(env.Stderr, "agentvcr conform: failed, and not in the baseline: %s (fix the agent, or list them in a -baseline file)\n", strings.Join(names, ", "))
+		fmt.Fprintf(env.Stderr, "%s: failed, and not in the baseline: %s (fix the agent, or list them in a -baseline file)\n", prefix, strings.Join(names, ", "))
 		code = 1
 	}
 	if len(stale) > 0 {
-		fmt.Fprintf(env.Stderr, "agentvcr conform: the baseline lists cases that now pass: %s (remove them from %s)\n", strings.Join(stale, ", "), f.basel)
+		fmt.Fprintf(env.Stderr, "%s: the baseline lists cases that now pass: %s (remove them from %s)\n", prefix, strings.Join(stale, ", "), baseline)
 		code = 1
 	}
 	return code
 }
 
 // writeConformReports writes -json, -junit and -out.
-func writeConformReports(env Env, f conformFlags, results []conform.Result) error {
-	write := func(path string, w func(*os.File) error) error {
-		if path == "" {
-			return nil
-		}
-		file, err := os.Create(env.path(path))
-		if err != nil {
-			return err
-		}
-		if err := w(file); err != nil {
-			file.Close()
-			return err
-		}
-		return file.Close()
-	}
-	if err := write(f.jsonOut, func(w *os.File) error { return conform.WriteJSON(w, results) }); err != nil {
+func writeConformReports(env Env, f conformFlags, run conform.RunInfo, results []conform.Result) error {
+	if err := writeReport(env, f.jsonOut, func(w io.Writer) error { return conform.WriteRunJSON(w, run, results) }); err != nil {
 		return err
 	}
-	if err := write(f.junitOut, func(w *os.File) error { return conform.WriteJUnit(w, results) }); err != nil {
+	if err := writeReport(env, f.junitOut, func(w io.Writer) error { return conform.WriteJUnit(w, results) }); err != nil {
 		return err
 	}
 	if f.out == "" {
@@ -212,4 +218,20 @@ func writeConformReports(env Env, f conformFlags, results []conform.Result) erro
 	}
 	_, dropped := conform.ScrubEnv(os.Environ(), f.passEnv) // what runAgent dropped
 	return conform.WriteOut(env.path(f.out), results, dropped)
+}
+
+// writeReport writes one report file with write; no path, no file.
+func writeReport(env Env, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	file, err := os.Create(env.path(path))
+	if err != nil {
+		return err
+	}
+	if err := write(file); err != nil {
+		file.Close()
+		return err
+	}
+	return file.Close()
 }

@@ -52,6 +52,16 @@ func TestConformBadInput(t *testing.T) {
 			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_all_index_0, messages_start_repeats_index, messages_prefilled_start, messages_stop_twice, messages_overloaded_midstream, messages_cut_before_stop, messages_max_tokens_cut, messages_echo_thinking, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
 		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),
 			"agentvcr conform: -timeout 0s: give a positive duration such as 30s\n"},
+		{"shard 0 of 3", append([]string{"conform", "-shard", "0/3"}, agent...),
+			"agentvcr conform: -shard: bad shard 0/3: shards count from 1 to N: give 1/3 to 3/3\n"},
+		{"shard 4 of 3", append([]string{"conform", "-shard", "4/3"}, agent...),
+			"agentvcr conform: -shard: bad shard 4/3: shards count from 1 to N: give 1/3 to 3/3\n"},
+		{"a shard that is no number", append([]string{"conform", "-shard", "x"}, agent...),
+			"agentvcr conform: -shard: bad shard \"x\": give I/N, e.g. 1/3 for the first of three shards\n"},
+		{"zero shards", append([]string{"conform", "-shard", "1/0"}, agent...),
+			"agentvcr conform: -shard: bad shard 1/0: give at least 1 shard (N counts them)\n"},
+		{"more shards than cases", append([]string{"conform", "-case", "clean,crlf,truncated", "-shard", "3/3"}, agent...),
+			"agentvcr conform: -shard: bad shard 3/3: 2 cases besides the probe fill at most 2 shards\n"},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := Capture(Env{Dir: dir}, tt.args...)

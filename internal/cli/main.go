@@ -26,6 +26,10 @@ func Main(env Env, args []string) int {
 		return cmdRecord(env, args[1:])
 	case "conform":
 		return cmdConform(env, args[1:])
+	case "report":
+		return cmdReport(env, args[1:])
+	case "version":
+		return cmdVersion(env, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(env.Stdout, usage)
 		return 0
@@ -45,6 +49,8 @@ commands:
   serve     serve cassettes as an OpenAI-compatible endpoint, with quirks and faults
   record    a recording proxy: forward any agent's requests and save them as a cassette
   conform   run the quirk catalog against any agent: agentvcr conform -- COMMAND
+  report    merge conform's JSON reports of a sharded run, or write one as Markdown
+  version   print the module version and commit agentvcr was built from
 
 Run 'agentvcr <command> -h' for a command's flags.
 `

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -25,7 +26,9 @@ import (
 
 // serveUsage is serve's help; the formats come from package wire.
 var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
-                      [-quirk Q] [-rechunk MODE -seed N] [-pace D] [-fault F]
+                      [-ignore PATH|volatile]...
+                      [-quirk Q] [-rechunk MODE -seed N] [-pace D|recorded [-speed X]]
+                      [-fault F]
                       [-journal FILE] [-lang zh|en] [-coalesce]
                       [-max-body SIZE] [-read-timeout D]
 
@@ -51,7 +54,9 @@ formats:
 
 -match body answers the request whose canonical JSON body was recorded (a
 miss is a 404 whose message diffs the request against the nearest recorded
-one); -match turn answers the reply recorded for the request that carries as
+one); -ignore PATH leaves a field out of that comparison, -ignore volatile
+the fields that differ from run to run (end-user and session fields, cache
+keys, tool-call ids); -match turn answers the reply recorded for the request that carries as
 many assistant messages, whatever the prompt and tools say.
 
 -fault KIND[:N][@TURN] breaks the replies: 429 (Retry-After N seconds, then
@@ -79,21 +84,25 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		fl.PrintDefaults()
 	}
 	var (
-		names                                         listFlag
+		names, ignore                                 listFlag
 		listen, match, quirkName, chunks, fault, lang string
 		journal                                       string
 		seed                                          int64
 		coalesce                                      bool
-		pace, readTimeout                             time.Duration
+		readTimeout                                   time.Duration
+		pace                                          paceFlag
+		speed                                         float64
 		maxBody                                       = byteSize(serve.MaxRequestBody)
 	)
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
 	fl.StringVar(&match, "match", "body", "find replies by `MODE`: body (canonical JSON body) or turn")
+	fl.Var(&ignore, "ignore", "-match body: leave the request field `PATH` out, e.g. messages.0.content (repeatable; * matches any key or index; volatile: "+strings.Join(cassette.VolatilePaths, ", ")+")")
 	fl.StringVar(&quirkName, "quirk", "", "apply quirk `Q` to every case that names none")
 	fl.StringVar(&chunks, "rechunk", "whole", "write streams in `MODE` pieces: whole (event by event), bytes, boundaries or random")
 	fl.Int64Var(&seed, "seed", 1, "seed of -quirk and -rechunk random")
-	fl.DurationVar(&pace, "pace", 0, "pause `D` before each streamed event")
+	fl.Var(&pace, "pace", "pause `D` before each streamed event, or recorded: send each event at the time it arrived when recorded (agentvcr record keeps it)")
+	fl.Float64Var(&speed, "speed", 1, "with -pace recorded, replay `X` times as fast as recorded (0.5: twice as slow)")
 	fl.BoolVar(&coalesce, "coalesce", false, "with no -pace or -rechunk, write each reply's events at once, without a flush between them (load tests)")
 	fl.StringVar(&fault, "fault", "", "break the replies with `FAULT`: KIND[:N][@TURN], see above")
 	fl.StringVar(&journal, "journal", "", "write each request and what answered it to `FILE` as JSON lines")
@@ -117,9 +126,30 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return usage("%v", err)
 	}
-	router := &serve.CassetteRouter{Seed: seed, Pace: pace, Coalesce: coalesce}
+	router := &serve.CassetteRouter{Seed: seed, Pace: pace.every, PaceRecorded: pace.recorded, Speed: speed, Coalesce: coalesce}
+	switch {
+	case speed <= 0 || math.IsInf(speed, 0) || math.IsNaN(speed):
+		return usage("-speed %v: give a positive factor, e.g. 2 for twice as fast", speed)
+	case speed != 1 && !pace.recorded:
+		return usage("-speed scales the recorded timing: give it with -pace recorded")
+	case pace.recorded && chunks != "whole":
+		return usage("-pace recorded times whole events: it cannot go with -rechunk %s", chunks)
+	}
 	if router.Match, err = serve.ParseMatchMode(match); err != nil {
 		return usage("-match: %v", err)
+	}
+	if len(ignore) > 0 && router.Match != serve.MatchBody {
+		return usage("-ignore leaves fields out of body matching: give it with -match body")
+	}
+	for _, p := range ignore {
+		switch {
+		case p == "volatile":
+			router.Ignore = append(router.Ignore, cassette.VolatilePaths...)
+		case p == "" || strings.HasPrefix(p, ".") || strings.HasSuffix(p, ".") || strings.Contains(p, ".."):
+			return usage("-ignore %q: give a field path such as messages.0.content, or volatile", p)
+		default:
+			router.Ignore = append(router.Ignore, p)
+		}
 	}
 	mode, err := rechunk.ParseMode(chunks)
 	if err != nil {
@@ -138,6 +168,11 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	if router.Cassettes, err = readServed(env, names, l); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
 		return 1
+	}
+	if pace.recorded {
+		if err := checkTimed(router.Cassettes); err != nil {
+			return usage("-pace recorded: %v", err)
+		}
 	}
 	if _, err := router.Route(""); err != nil { // reads every cassette now, not on the first request
 		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
@@ -177,6 +212,21 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
 	<-ctx.Done()
 	return exitOf(stopServer())
+}
+
+// checkTimed refuses a cassette that keeps no event times: -pace recorded
+// would serve it at once.
+func checkTimed(served []serve.ServedCassette) error {
+	for _, c := range served {
+		n, err := cassette.TimedInteractions(c.Data)
+		if err != nil {
+			return fmt.Errorf("cassette %s: %w", c.Name, err)
+		}
+		if n == 0 {
+			return fmt.Errorf("cassette %s keeps no event times (it was not recorded by agentvcr record, or before record kept them): record it again, or give -pace D", c.Name)
+		}
+	}
+	return nil
 }
 
 func exitOf(err error) int {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -143,6 +144,20 @@ func TestServeCommandBadInput(t *testing.T) {
 			"agentvcr serve: -match: unknown match mode \"prompt\" (want body or turn)\n"},
 		{"an argument", []string{"parallel"}, 2,
 			"agentvcr serve: unexpected argument \"parallel\": pass cassettes with -cassette\n"},
+		{"-ignore with turn matching", []string{"-match", "turn", "-ignore", "user"}, 2,
+			"agentvcr serve: -ignore leaves fields out of body matching: give it with -match body\n"},
+		{"an empty -ignore path", []string{"-ignore", ""}, 2,
+			"agentvcr serve: -ignore \"\": give a field path such as messages.0.content, or volatile\n"},
+		{"an -ignore path with an empty key", []string{"-ignore", "messages..content"}, 2,
+			"agentvcr serve: -ignore \"messages..content\": give a field path such as messages.0.content, or volatile\n"},
+		{"recorded pace on cassettes that keep no times", []string{"-pace", "recorded", "-cassette", "parallel"}, 2,
+			"agentvcr serve: -pace recorded: cassette parallel keeps no event times (it was not recorded by agentvcr record, or before record kept them): record it again, or give -pace D\n"},
+		{"-speed without -pace recorded", []string{"-speed", "2"}, 2,
+			"agentvcr serve: -speed scales the recorded timing: give it with -pace recorded\n"},
+		{"a speed of zero", []string{"-pace", "recorded", "-speed", "0"}, 2,
+			"agentvcr serve: -speed 0: give a positive factor, e.g. 2 for twice as fast\n"},
+		{"recorded pace and rechunking", []string{"-pace", "recorded", "-rechunk", "bytes"}, 2,
+			"agentvcr serve: -pace recorded times whole events: it cannot go with -rechunk bytes\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -160,5 +175,22 @@ func TestServeCommandBadInput(t *testing.T) {
 	// Nothing was lost: the files are as they were.
 	if data, _ := os.ReadFile(filepath.Join(dir, "garbage.yaml")); string(data) != "interactions: [oops" {
 		t.Errorf("garbage.yaml changed: %q", data)
+	}
+}
+
+// -pace takes a duration or "recorded"; anything else is refused with the
+// flag's usage.
+func TestServePaceFlag(t *testing.T) {
+	for _, bad := range []string{"fast", "-5ms", "Recorded"} {
+		code, stdout, stderr := Capture(Env{Dir: t.TempDir()}, "serve", "-pace", bad)
+		if want := "invalid value \"" + bad + "\" for flag -pace: want a duration such as 50ms, or recorded\n"; code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
+			t.Errorf("-pace %s: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+	var p paceFlag
+	for in, want := range map[string]paceFlag{"recorded": {recorded: true}, "50ms": {every: 50 * time.Millisecond}, "0": {}} {
+		if err := p.Set(in); err != nil || p != want || p.String() != map[string]string{"recorded": "recorded", "50ms": "50ms", "0": "0s"}[in] {
+			t.Errorf("-pace %s: %+v %v", in, p, err)
+		}
 	}
 }

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/internal/cli"
+)
+
+// report runs agentvcr report in the test process.
+func report(args ...string) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	env := cli.ProcessEnv()
+	env.Stdout, env.Stderr = &out, &errs
+	code = cli.Main(env, append([]string{"report"}, args...))
+	return code, out.String(), errs.String()
+}
+
+// verdictsOf reads a JSON report's id, status and baseline mark.
+func verdictsOf(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks []struct {
+		ID, Status string
+		Expected   bool `json:"expected_failure"`
+	}
+	if err := json.Unmarshal(data, &checks); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range checks {
+		out = append(out, fmt.Sprintf("%s %s %v", c.ID, c.Status, c.Expected))
+	}
+	return out
+}
+
+// Our own agent cut to one turn (it never answers the probe's calls, so
+// most cases fail) in three shards, merged by agentvcr report merge with a
+// baseline: the verdicts, the exit status and the message of the run
+// unsharded with the same baseline.
+func TestConformShardsMergeLikeOneRun(t *testing.T) {
+	dir := t.TempDir()
+	agent := ownAgent(t, "-max-turns", "1", "-idle-timeout", "1s")
+	baseline := filepath.Join(dir, "baseline")
+	os.WriteFile(baseline, []byte("clean\nindex_plus_1\nfault_500 # passes: stale\n"), 0o644)
+	path := func(name string) string { return filepath.Join(dir, name) }
+
+	code, whole, stderr := conform(append([]string{"-baseline", baseline, "-json", path("all.json")}, agent...)...)
+	if code != 1 || !strings.Contains(stderr, "the baseline lists cases that now pass: fault_500") {
+		t.Fatalf("unsharded: exit %d: %s", code, stderr)
+	}
+	wantErr := strings.ReplaceAll(stderr, "agentvcr conform:", "agentvcr report merge:")
+	for i := 1; i <= 3; i++ {
+		code, _, stderr := conform(append([]string{"-shard", fmt.Sprintf("%d/3", i), "-json", path(fmt.Sprintf("s%d.json", i))}, agent...)...)
+		if code != 1 {
+			t.Fatalf("shard %d/3: exit %d: %s", i, code, stderr)
+		}
+	}
+	code, merged, stderr := report("merge", "-baseline", baseline, "-json", path("merged.json"), "-junit", path("merged.xml"), "-md", path("merged.md"),
+		path("s3.json"), path("s1.json"), path("s2.json"))
+	if code != 1 || stderr != wantErr {
+		t.Errorf("merge: exit %d\nstderr %q\nwant   %q", code, stderr, wantErr)
+	}
+	if diff := cmp.Diff(verdictsOf(t, path("all.json")), verdictsOf(t, path("merged.json"))); diff != "" {
+		t.Errorf("merged verdicts (-unsharded +merged):\n%s", diff)
+	}
+	totals := func(table string) string { return table[strings.LastIndex(strings.TrimSpace(table), "\n")+1:] }
+	if totals(merged) != totals(whole) || !strings.HasPrefix(totals(whole), "30 cases: 7 SUCCESS, 23 FAILURE (2 in the baseline)") {
+		t.Errorf("totals: merged %q, unsharded %q", totals(merged), totals(whole))
+	}
+	for _, f := range []string{"merged.xml", "merged.md"} {
+		if b, err := os.ReadFile(path(f)); err != nil || !bytes.Contains(b, []byte("index_plus_1")) {
+			t.Errorf("%s: %v\n%s", f, err, b)
+		}
+	}
+
+	// A shard left out, and one given twice: nothing merged, exit 2.
+	code, stdout, stderr := report("merge", path("s1.json"), path("s2.json"))
+	if code != 2 || stdout != "" || stderr != "agentvcr report: cannot merge the reports: no report of shard 3/3: give the report of every shard\n" {
+		t.Errorf("a missing shard: exit %d %q %q", code, stdout, stderr)
+	}
+	code, _, stderr = report("merge", path("s1.json"), path("s2.json"), path("s3.json"), path("s2.json"))
+	if want := "agentvcr report: cannot merge the reports: " + path("s2.json") + " and " + path("s2.json") + " are both the report of shard 2/3: give each shard's report once\n"; code != 2 || stderr != want {
+		t.Errorf("a shard twice: exit %d %q", code, stderr)
+	}
+	// A shard's report as Markdown, for its job's summary.
+	code, md, stderr := report("md", path("s2.json"))
+	if code != 0 || !strings.HasPrefix(md, "### agentvcr conform -api chat, shard 2/3\n") || strings.Contains(md, "| `clean` |") {
+		t.Errorf("md: exit %d %q\n%s", code, stderr, md)
+	}
+}

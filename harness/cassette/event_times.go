@@ -1,0 +1,68 @@
+package cassette
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EventTimesHeader is the response header in which a recording keeps when
+// each event of a streamed answer arrived: milliseconds since the request
+// went upstream, one per event, comma-separated ("412,415,431"). go-vcr
+// v2.1.0 keeps it as it keeps any header, so a cassette without it loads,
+// saves and replays exactly as before; `agentvcr record` writes it and
+// `agentvcr serve -pace recorded` reads it.
+const EventTimesHeader = "X-Agentvcr-Event-Times"
+
+// ErrBadEventTimes is returned for an EventTimesHeader value that is not
+// a list of non-decreasing whole milliseconds.
+var ErrBadEventTimes = errors.New("bad event times")
+
+// FormatEventTimes writes arrival times as EventTimesHeader holds them,
+// cut to whole milliseconds.
+func FormatEventTimes(at []time.Duration) string {
+	parts := make([]string, len(at))
+	for i, d := range at {
+		parts[i] = strconv.FormatInt(d.Milliseconds(), 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+// ParseEventTimes reads an EventTimesHeader value.
+func ParseEventTimes(v string) ([]time.Duration, error) {
+	if v == "" {
+		return nil, nil
+	}
+	var at []time.Duration
+	for i, p := range strings.Split(v, ",") {
+		ms, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || ms < 0 || ms > int64(24*time.Hour/time.Millisecond) {
+			return nil, fmt.Errorf("%w: event %d: %q is no number of milliseconds", ErrBadEventTimes, i+1, p)
+		}
+		d := time.Duration(ms) * time.Millisecond
+		if len(at) > 0 && d < at[len(at)-1] {
+			return nil, fmt.Errorf("%w: event %d arrives at %d ms, before event %d", ErrBadEventTimes, i+1, ms, i)
+		}
+		at = append(at, d)
+	}
+	return at, nil
+}
+
+// TimedInteractions counts the interactions of a cassette (its YAML as
+// saved) whose answer carries event times that read: a cassette recorded
+// before `agentvcr record` kept them has none.
+func TimedInteractions(data []byte) (int, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, i := range c.Interactions {
+		if at, err := ParseEventTimes(i.Response.Headers.Get(EventTimesHeader)); err == nil && len(at) > 0 {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agentvcr/agentvcr/harness/conform"
+)
+
+const reportUsage = `usage: agentvcr report merge [flags] REPORT.json...
+       agentvcr report md REPORT.json
+
+merge joins the JSON reports (conform -json) of one run's shards
+(conform -shard I/N, every shard once) into one report: the table on
+stdout, and -json, -junit and -md files. It refuses reports of different
+formats, agents or cassettes, a case reported twice and a missing shard.
+The baseline is applied once, to the whole run: the marks of each shard's
+own -baseline are dropped, and an entry that now passes in any shard fails
+the merge.
+
+md writes one JSON report as a Markdown table (case, verdict, the first
+difference) on stdout, as is: for a CI job's summary.
+
+Exit status: 0 when every case passes or fails as the baseline says; 1 on a
+failure the baseline does not list, or a baseline entry that now passes;
+2 on a usage error or reports that cannot be merged.
+
+merge's flags:
+`
+
+// cmdReport runs `agentvcr report`.
+func cmdReport(env Env, args []string) int {
+	fs := flag.NewFlagSet("report merge", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, reportUsage)
+		fs.PrintDefaults()
+	}
+	var basel, jsonOut, junitOut, mdOut string
+	fs.StringVar(&basel, "baseline", "", "expected failures of the whole run: a `FILE` of case ids, one per line")
+	fs.StringVar(&jsonOut, "json", "", "write the merged checks as JSON to `FILE`")
+	fs.StringVar(&junitOut, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&mdOut, "md", "", "write a Markdown table (case, verdict, first difference) to `FILE`")
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "agentvcr report: "+format+"\n", a...)
+		return 2
+	}
+	if len(args) == 0 {
+		fs.Usage()
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fs.Usage()
+		return 0
+	case "merge", "md":
+	default:
+		return usage("unknown subcommand %q: give merge or md (agentvcr report -h)", args[0])
+	}
+	sub := args[0]
+	if sub == "md" {
+		fs = flag.NewFlagSet("report md", flag.ContinueOnError)
+		fs.SetOutput(env.Stderr)
+		fs.Usage = func() { fmt.Fprint(env.Stderr, reportUsage) }
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	var reports []conform.Report
+	for _, name := range fs.Args() {
+		data, err := os.ReadFile(env.path(name))
+		if err != nil {
+			return usage("%v", err)
+		}
+		r, err := conform.ReadReport(name, data)
+		if err != nil {
+			return usage("%v", err)
+		}
+		reports = append(reports, r)
+	}
+	if sub == "md" {
+		if len(reports) != 1 {
+			return usage("md writes one report: give one JSON file (agentvcr report merge -md joins shards)")
+		}
+		run, results, err := reports[0].Results()
+		if err != nil {
+			return usage("%v", err)
+		}
+		if err := conform.WriteMarkdown(env.Stdout, run, results); err != nil {
+			return usage("%v", err)
+		}
+		return 0
+	}
+	run, results, err := conform.MergeReports(reports)
+	if err != nil {
+		return usage("%v", err)
+	}
+	baseline := conform.Baseline{}
+	if basel != "" {
+		format, _ := conform.FormatByName(run.API) // MergeReports knows it
+		known := format.Cases()
+		if run.Cassette != "" {
+			known = conform.RecordedCases(format)
+		}
+		if baseline, err = conform.ReadBaseline(env.path(basel), known); err != nil {
+			return usage("%v", err)
+		}
+	}
+	unexpected, stale := baseline.Judge(results)
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{jsonOut, func(w io.Writer) error { return conform.WriteRunJSON(w, run, results) }},
+		{junitOut, func(w io.Writer) error { return conform.WriteJUnit(w, results) }},
+		{mdOut, func(w io.Writer) error { return conform.WriteMarkdown(w, run, results) }},
+	} {
+		if err := writeReport(env, out.path, out.write); err != nil {
+			fmt.Fprintf(env.Stderr, "agentvcr report: %v\n", err)
+			return 1
+		}
+	}
+	conform.WriteTable(env.Stdout, results)
+	return verdictCode(env, "agentvcr report merge", unexpected, stale, basel)
+}
