@@ -99,3 +99,17 @@ func BenchmarkMergeTurn(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMergeStream64MiB is BenchmarkMergeStream on a 64 MiB stream, the
+// size issue 23 measures the mergers at.
+func BenchmarkMergeStream64MiB(b *testing.B) {
+	stream, calls := benchStream(64 << 20)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		turn, err := Merge(bytes.NewReader(stream))
+		if err != nil || len(turn.ToolCalls) != calls {
+			b.Fatalf("err %v, %d calls, want %d", err, len(turn.ToolCalls), calls)
+		}
+	}
+}

@@ -53,3 +53,17 @@ func BenchmarkMergeMessagesStream(b *testing.B) {
 	b.ReportMetric(float64(bytes.Count(stream, []byte("\n\n"))), "events/op")
 	b.ReportMetric(float64(calls), "calls/op")
 }
+
+// BenchmarkMergeMessagesStream64MiB is BenchmarkMergeMessagesStream on a 64
+// MiB stream, the size issue 23 measures the mergers at.
+func BenchmarkMergeMessagesStream64MiB(b *testing.B) {
+	stream, calls := benchMessagesStream(64 << 20)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		turn, err := Merge(bytes.NewReader(stream))
+		if err != nil || len(turn.ToolCalls) != calls {
+			b.Fatalf("merged %d calls (want %d): %v", len(turn.ToolCalls), calls, err)
+		}
+	}
+}

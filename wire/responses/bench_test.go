@@ -80,6 +80,20 @@ func BenchmarkMergeResponsesStream(b *testing.B) {
 	b.ReportMetric(float64(calls), "calls/op")
 }
 
+// BenchmarkMergeResponsesStream64MiB is BenchmarkMergeResponsesStream on a
+// 64 MiB stream, the size issue 23 measures the mergers at.
+func BenchmarkMergeResponsesStream64MiB(b *testing.B) {
+	stream, calls := benchResponsesStream(64 << 20)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		turn, err := Merge(bytes.NewReader(stream))
+		if err != nil || len(turn.ToolCalls) != calls || len(turn.Warnings) != 0 {
+			b.Fatalf("err %v, %d calls, want %d, warnings %q", err, len(turn.ToolCalls), calls, turn.Warnings)
+		}
+	}
+}
+
 func TestBenchResponsesStreamMerges(t *testing.T) {
 	stream, calls := benchResponsesStream(64 << 10)
 	turn, err := Merge(bytes.NewReader(stream))

@@ -170,29 +170,28 @@ func (s *Reader) lineEnd(from int) int {
 	if from < s.end && (s.buf[from] == '\n' || s.buf[from] == '\r') {
 		return from // a blank line, or the end of a line read before
 	}
-	lf := nextByte(s.buf, '\n', from, s.end, &s.lf, &s.lfFrom)
-	cr := nextByte(s.buf, '\r', from, s.end, &s.cr, &s.crFrom)
-	if cr >= 0 && (lf < 0 || cr < lf) {
-		return cr
+	if s.lf < from && s.lfFrom < s.end {
+		s.lf, s.lfFrom = nextByte(s.buf, '\n', max(from, s.lfFrom), s.end)
 	}
-	return lf
-}
-
-// nextByte returns the index of the first c in buf[from:end], or -1, given
-// at (the first c at or after *searched, or -1 when buf[*searched:end] had
-// none) and updating both: no byte is searched twice.
-func nextByte(buf []byte, c byte, from, end int, at, searched *int) int {
-	if *at < from && *searched < end {
-		begin := max(from, *searched)
-		*at, *searched = -1, end
-		if i := bytes.IndexByte(buf[begin:end], c); i >= 0 {
-			*at, *searched = begin+i, begin+i
-		}
+	if s.cr < from && s.crFrom < s.end {
+		s.cr, s.crFrom = nextByte(s.buf, '\r', max(from, s.crFrom), s.end)
 	}
-	if *at >= from {
-		return *at
+	switch {
+	case s.cr >= from && (s.lf < from || s.cr < s.lf):
+		return s.cr
+	case s.lf >= from:
+		return s.lf
 	}
 	return -1
+}
+
+// nextByte returns the index of the first c in buf[begin:end] and where a
+// later search for c starts: there, or -1 and end when there is none.
+func nextByte(buf []byte, c byte, begin, end int) (at, searched int) {
+	if i := bytes.IndexByte(buf[begin:end], c); i >= 0 {
+		return begin + i, begin + i
+	}
+	return -1, end
 }
 
 // fill reads more bytes into buf, making room first: unconsumed bytes move to
