@@ -20,6 +20,8 @@ import (
 // tool calls, 19 events) to 1, 16 and 128 concurrent clients over loopback,
 // matched by body, each client on its own keep-alive connection. replays/s
 // counts whole streams read by the clients; the clients share the cores.
+// cpu-µs/op is the CPU time of the whole process (server and clients) per
+// replay, the figure to compare on a loaded machine.
 // flush=bare is the same stream from a bare net/http server that flushes
 // per event (bareServer), the floor of flush=event.
 func BenchmarkServe(b *testing.B) {
@@ -81,7 +83,7 @@ func benchServe(b *testing.B, name, url string, reqBody []byte, want string, cli
 			b.SetBytes(int64(len(want)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			start := time.Now()
+			start, cpu := time.Now(), processCPU()
 			for range clients {
 				wg.Add(1)
 				go func() {
@@ -109,6 +111,7 @@ func benchServe(b *testing.B, name, url string, reqBody []byte, want string, cli
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "replays/s")
+			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
 }
