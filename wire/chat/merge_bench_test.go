@@ -44,7 +44,7 @@ func TestBenchStreamMerges(t *testing.T) {
 }
 
 // BenchmarkMergeTurn merges a turn of the size a model sends: three calls
-// (one round of benchStream), about 7 KB.
+// (one round of benchstream.Chat), about 7 KB.
 func BenchmarkMergeTurn(b *testing.B) {
 	stream, calls := benchstream.Chat(1)
 	b.SetBytes(int64(len(stream)))
