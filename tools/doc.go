@@ -48,6 +48,10 @@
 //     pattern) with a substring search over a whole buffer of complete
 //     lines and runs the regular expression (RE2, linear time) only on the
 //     lines that hold one; without such a literal it matches every line.
+//     A (?i) literal is searched without regard to ASCII case on its
+//     longest piece whose letters have no spelling outside ASCII (k has
+//     the Kelvin sign, s the long s: they end the piece), so the search
+//     never misses a line RE2 would match (grep_fold.go).
 //     Files are searched by parallel workers and their hits taken back in
 //     path order, so the output is the same whatever the number of workers;
 //     the search stops at the first hit past the limit.

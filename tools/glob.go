@@ -51,7 +51,9 @@ func glob(ctx context.Context, ws *Workspace, t *catalog, a globArgs) (string, e
 		return "", err
 	}
 	defer root.Close()
-	return globIn(ctx, newRootFS(root), g, t, a)
+	fsys := newRootFS(root)
+	defer fsys.close()
+	return globIn(ctx, fsys, g, t, a)
 }
 
 // globIn walks fsys once. The walk starts at the pattern's folder and skips

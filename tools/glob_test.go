@@ -265,7 +265,9 @@ func TestGlobNoMatchReadsEachFolderOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fsys := countingFS{FS: newRootFS(root), reads: map[string]int{}}
+		rfs := newRootFS(root)
+		defer rfs.close()
+		fsys := countingFS{FS: rfs, reads: map[string]int{}}
 		got, err := globIn(context.Background(), fsys, g, EN.texts(), globArgs{Pattern: pattern, Limit: globMaxPaths})
 		if err != nil {
 			t.Fatal(err)

@@ -71,7 +71,7 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 		}
 		return "", failf(err, t.badRegexpF, a.Pattern, reason)
 	}
-	var lits [][]byte
+	var lits []literal
 	if parsed, err := syntax.Parse(a.Pattern, syntax.Perl); err == nil {
 		lits = requiredLiterals(parsed.Simplify())
 	}

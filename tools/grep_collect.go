@@ -66,7 +66,9 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 	if workers == 1 {
 		s := newSearcher()
 		defer s.close()
-		err := walkFiles(ctx, newRootFS(root), filter.dir, enter, func(p string) error {
+		fsys := newRootFS(root)
+		defer fsys.close()
+		err := walkFiles(ctx, fsys, filter.dir, enter, func(p string) error {
 			if !admit(p) {
 				return nil
 			}
@@ -103,8 +105,10 @@ func (g grepper) searchAll(ctx context.Context, root *os.Root, filter globPatter
 				walkErr = panicError{value: v}
 			}
 		}()
+		fsys := newRootFS(root)
+		defer fsys.close()
 		n := 0
-		walkErr = walkFiles(inner, newRootFS(root), filter.dir, enter, func(p string) error {
+		walkErr = walkFiles(inner, fsys, filter.dir, enter, func(p string) error {
 			if !admit(p) {
 				return nil
 			}

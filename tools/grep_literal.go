@@ -4,26 +4,45 @@ import (
 	"bytes"
 	"regexp/syntax"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxLiterals bounds the alternatives a prefilter looks for.
 const maxLiterals = 16
 
-// requiredLiterals returns strings one of which every match of the parsed
+// literal is a byte string a prefilter looks for: as is, or, with fold set,
+// lowered and with ASCII case ignored (see foldNeedle).
+type literal struct {
+	text []byte
+	fold bool
+}
+
+// requiredLiterals returns literals one of which every match of the parsed
 // pattern holds, or nil when it finds none: grep then looks for them with a
 // fast substring search and runs the regular expression only on the lines
-// that hold one. A case-folded literal, as (?i) makes, gives every way of
-// writing the longest piece of it that has at most maxFoldVariants ways.
-func requiredLiterals(re *syntax.Regexp) [][]byte {
+// that hold one. A case-folded literal, as (?i) makes, gives its longest
+// piece an ASCII case-insensitive scan finds exactly (foldNeedle), or every
+// way of writing the longest piece of it that has at most maxFoldVariants
+// ways, whichever filters better. A literal U+FFFD also matches a byte that
+// is not UTF-8, so no piece holds one.
+func requiredLiterals(re *syntax.Regexp) []literal {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if len(re.Rune) == 0 {
 			return nil
 		}
 		if re.Flags&syntax.FoldCase != 0 {
-			return foldVariants(re.Rune)
+			lits := foldVariants(re.Rune)
+			if n := foldNeedle(re.Rune); n != nil {
+				if one := []literal{{text: n, fold: true}}; betterLiterals(one, lits) {
+					lits = one
+				}
+			}
+			return lits
 		}
-		return [][]byte{[]byte(string(re.Rune))}
+		if piece := longestValid(re.Rune); len(piece) > 0 {
+			return []literal{{text: []byte(string(piece))}}
+		}
 	case syntax.OpCapture, syntax.OpPlus:
 		return requiredLiterals(re.Sub[0])
 	case syntax.OpRepeat:
@@ -31,7 +50,7 @@ func requiredLiterals(re *syntax.Regexp) [][]byte {
 			return requiredLiterals(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		var best [][]byte
+		var best []literal
 		for _, sub := range re.Sub {
 			if lits := requiredLiterals(sub); lits != nil && betterLiterals(lits, best) {
 				best = lits
@@ -39,7 +58,7 @@ func requiredLiterals(re *syntax.Regexp) [][]byte {
 		}
 		return best
 	case syntax.OpAlternate:
-		var all [][]byte
+		var all []literal
 		for _, sub := range re.Sub {
 			lits := requiredLiterals(sub)
 			if lits == nil {
@@ -55,9 +74,33 @@ func requiredLiterals(re *syntax.Regexp) [][]byte {
 	return nil
 }
 
+// longestValid returns the longest run of rs without U+FFFD.
+func longestValid(rs []rune) []rune {
+	var best []rune
+	for _, run := range splitRunes(rs, func(r rune) bool { return r == utf8.RuneError }) {
+		if len(run) > len(best) {
+			best = run
+		}
+	}
+	return best
+}
+
+// splitRunes cuts rs at every rune cut reports, dropping those runes.
+func splitRunes(rs []rune, cut func(rune) bool) [][]rune {
+	var runs [][]rune
+	start := 0
+	for i, r := range rs {
+		if cut(r) {
+			runs = append(runs, rs[start:i])
+			start = i + 1
+		}
+	}
+	return append(runs, rs[start:])
+}
+
 // betterLiterals prefers the set whose shortest member is longest (fewer
 // false candidates), then the smaller set.
-func betterLiterals(a, b [][]byte) bool {
+func betterLiterals(a, b []literal) bool {
 	if b == nil {
 		return true
 	}
@@ -67,10 +110,10 @@ func betterLiterals(a, b [][]byte) bool {
 	return len(a) < len(b)
 }
 
-func shortest(lits [][]byte) int {
-	n := len(lits[0])
+func shortest(lits []literal) int {
+	n := len(lits[0].text)
 	for _, l := range lits[1:] {
-		n = min(n, len(l))
+		n = min(n, len(l.text))
 	}
 	return n
 }
@@ -79,8 +122,33 @@ func shortest(lits [][]byte) int {
 // buffer, remembering each literal's next occurrence so that a rare literal
 // is not searched for again at every candidate of a common one.
 type literalFinder struct {
-	lits [][]byte
-	next []int // absolute index of each literal's next occurrence; -1 none left
+	lits    []literal
+	anchors []int // foldAnchor of each fold literal
+	next    []int // absolute index of each literal's next occurrence; -1 none left
+}
+
+func newLiteralFinder(lits []literal) literalFinder {
+	lf := literalFinder{lits: lits, anchors: make([]int, len(lits))}
+	for k, l := range lits {
+		if l.fold {
+			lf.anchors[k] = foldAnchor(l.text)
+		}
+	}
+	return lf
+}
+
+// index returns the index of literal k in data at or after pos, or -1.
+func (lf *literalFinder) index(k int, data []byte, pos int) int {
+	var i int
+	if l := lf.lits[k]; l.fold {
+		i = foldIndex(data[pos:], l.text, lf.anchors[k])
+	} else {
+		i = bytes.Index(data[pos:], l.text)
+	}
+	if i < 0 {
+		return -1
+	}
+	return pos + i
 }
 
 func (lf *literalFinder) reset() {
@@ -94,19 +162,13 @@ func (lf *literalFinder) reset() {
 // starts in data, or -1.
 func (lf *literalFinder) find(data []byte, pos int) int {
 	if len(lf.lits) == 1 {
-		if i := bytes.Index(data[pos:], lf.lits[0]); i >= 0 {
-			return pos + i
-		}
-		return -1
+		return lf.index(0, data, pos)
 	}
 	best := -1
-	for k, lit := range lf.lits {
+	for k := range lf.lits {
 		n := lf.next[k]
 		if n == -2 || (n >= 0 && n < pos) {
-			n = bytes.Index(data[pos:], lit)
-			if n >= 0 {
-				n += pos
-			}
+			n = lf.index(k, data, pos)
 			lf.next[k] = n
 		}
 		if n >= 0 && (best < 0 || n < best) {
@@ -122,11 +184,11 @@ const maxFoldVariants = 8
 // foldVariants returns every spelling, under Unicode simple case folding
 // (RE2's (?i): k, K and the Kelvin sign are one letter), of the longest run
 // of rs that has at most maxFoldVariants of them.
-func foldVariants(rs []rune) [][]byte {
+func foldVariants(rs []rune) []literal {
 	from, to := 0, 0
 	for i := range rs {
 		n := 1
-		for j := i; j < len(rs); j++ {
+		for j := i; j < len(rs) && rs[j] != utf8.RuneError; j++ {
 			if n *= len(foldOrbit(rs[j])); n > maxFoldVariants {
 				break
 			}
@@ -148,9 +210,9 @@ func foldVariants(rs []rune) [][]byte {
 		}
 		variants = next
 	}
-	out := make([][]byte, len(variants))
+	out := make([]literal, len(variants))
 	for i, v := range variants {
-		out[i] = []byte(v)
+		out[i] = literal{text: []byte(v)}
 	}
 	return out
 }

@@ -23,11 +23,7 @@ type searcher struct {
 	buf    []byte
 	onOpen func(rel string)
 
-	// dir is the folder of the last file opened, as a root of its own: a
-	// folder's files come one after another, and opening each by its bare
-	// name costs one openat instead of one per path element.
-	dir     *os.Root
-	dirName string
+	folders folders // where files are opened
 }
 
 // fileResult is what searching one file found.
@@ -43,37 +39,16 @@ type fileResult struct {
 // bufPool keeps searchers' buffers from one search to the next.
 var bufPool = sync.Pool{New: func() any { return new([grepBufSize]byte) }}
 
-func newSearcher(re *regexp.Regexp, lits [][]byte, onOpen func(string)) *searcher {
-	return &searcher{re: re, lits: literalFinder{lits: lits}, buf: bufPool.Get().(*[grepBufSize]byte)[:], onOpen: onOpen}
+func newSearcher(re *regexp.Regexp, lits []literal, onOpen func(string)) *searcher {
+	return &searcher{re: re, lits: newLiteralFinder(lits), buf: bufPool.Get().(*[grepBufSize]byte)[:], onOpen: onOpen}
 }
 
-// open opens rel (a regular file the walk found) through the root of its
-// folder, opened once per folder.
-func (s *searcher) open(root *os.Root, rel string) (*os.File, error) {
-	if name := path.Dir(rel); s.dir == nil || name != s.dirName {
-		s.closeDir()
-		d, err := root.OpenRoot(name)
-		if err != nil {
-			return nil, err
-		}
-		s.dir, s.dirName = d, name
-	}
-	return s.dir.OpenFile(path.Base(rel), openFlags, 0)
-}
-
-// close releases the folder root open gets files through and the buffer.
+// close releases the folders and the buffer.
 func (s *searcher) close() {
-	s.closeDir()
+	s.folders.close()
 	if s.buf != nil {
 		bufPool.Put((*[grepBufSize]byte)(s.buf))
 		s.buf = nil
-	}
-}
-
-func (s *searcher) closeDir() {
-	if s.dir != nil {
-		s.dir.Close()
-		s.dir = nil
 	}
 }
 
@@ -86,16 +61,11 @@ func (s *searcher) file(ctx context.Context, root *os.Root, rel string, want int
 	if s.onOpen != nil {
 		s.onOpen(rel)
 	}
-	f, err := s.open(root, rel)
+	f, size, err := s.folders.openFile(root, rel) // a positive size read ends the file without a last empty read
 	if err != nil {
 		return r
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() {
-		return r
-	}
-	size := info.Size() // when positive, reading that much ends the file without a last empty read
 	shown := showPath(rel)
 	line := 1         // number of the line that starts the buffer
 	carry := 0        // bytes of an unfinished line kept at the buffer's start
@@ -192,4 +162,10 @@ func (s *searcher) block(data []byte, shown string, line, want int, r *fileResul
 		pos, line = end+1, line+1
 	}
 	return false
+}
+
+// splitRel splits a root-relative file path into its folder ("." for the
+// root) and its name.
+func splitRel(rel string) (dir, name string) {
+	return path.Dir(rel), path.Base(rel)
 }

@@ -7,5 +7,12 @@ import (
 	"os"
 )
 
-// listDir lists an open folder.
-func listDir(f *os.File) ([]fs.DirEntry, error) { return f.ReadDir(-1) }
+// list lists the folder name (root-relative), opened through the root.
+func (c *folders) list(root *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}

@@ -8,15 +8,20 @@ import (
 	"syscall"
 )
 
-// listDir lists an open folder through a duplicate of its descriptor opened
-// as a plain file: no path is resolved (the folder is already open), and the
-// entries keep the types the directory records instead of one lstat each.
-func listDir(f *os.File) ([]fs.DirEntry, error) {
-	fd, err := syscall.Dup(int(f.Fd()))
+// list lists the folder name (root-relative) through a duplicate of its
+// descriptor opened as a plain file: the entries keep the types the
+// directory records instead of one lstat each.
+func (c *folders) list(root *os.Root, name string) ([]fs.DirEntry, error) {
+	fd, err := c.folder(root, name)
 	if err != nil {
-		return f.ReadDir(-1)
+		return nil, err
 	}
-	d := os.NewFile(uintptr(fd), f.Name())
+	dup, err := syscall.Dup(fd)
+	if err != nil {
+		return nil, err
+	}
+	syscall.CloseOnExec(dup)
+	d := os.NewFile(uintptr(dup), name)
 	defer d.Close()
 	return d.ReadDir(-1)
 }

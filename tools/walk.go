@@ -75,22 +75,25 @@ func sortKey(e fs.DirEntry) string {
 // opened through an os.Root lists its entries with one lstat each (Go loads
 // them eagerly there); the folder is still opened through the root, and its
 // entries are then listed from the open folder itself (listDir), with the
-// types the directory already records.
+// types the directory already records. Folders are opened through a
+// folders cache, so that a walk, which lists a folder's subfolders right
+// after it, opens each with one openat instead of one per path element.
+// close releases them.
 type rootFS struct {
 	fs.FS
-	root *os.Root
+	root    *os.Root
+	folders *folders
 }
 
-func newRootFS(root *os.Root) rootFS { return rootFS{FS: root.FS(), root: root} }
+func newRootFS(root *os.Root) rootFS {
+	return rootFS{FS: root.FS(), root: root, folders: &folders{}}
+}
+
+func (r rootFS) close() { r.folders.close() }
 
 // ReadDir lists the folder name (root-relative, / separators), sorted by name.
 func (r rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	f, err := r.root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, err := listDir(f)
+	entries, err := r.folders.list(r.root, name)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, err
 }

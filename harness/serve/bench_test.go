@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentvcr/agentvcr/harness/sse"
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"gopkg.in/yaml.v3"
 )
@@ -18,6 +20,10 @@ import (
 // tool calls, 19 events) to 1, 16 and 128 concurrent clients over loopback,
 // matched by body, each client on its own keep-alive connection. replays/s
 // counts whole streams read by the clients; the clients share the cores.
+// cpu-µs/op is the CPU time of the whole process (server and clients) per
+// replay, the figure to compare on a loaded machine.
+// flush=bare is the same stream from a bare net/http server that flushes
+// per event (bareServer), the floor of flush=event.
 func BenchmarkServe(b *testing.B) {
 	c := vcr.New("")
 	if err := yaml.Unmarshal(servedCassettes(b, "parallel")[0].Data, c); err != nil {
@@ -33,6 +39,33 @@ func BenchmarkServe(b *testing.B) {
 			benchServe(b, fmt.Sprintf("flush=%s/clients=%d", flush, clients), url, reqBody, want, clients)
 		}
 	}
+	bare := bareServer(b, sse.SplitEvents([]byte(want)))
+	for _, clients := range []int{1, 16, 128} {
+		benchServe(b, fmt.Sprintf("flush=bare/clients=%d", clients), bare, reqBody, want, clients)
+	}
+}
+
+// bareServer is the floor serve's per-event flushing is measured against: a
+// plain net/http handler on loopback that reads the request's body and
+// writes the same events, each flushed but the last (which leaves with the
+// end of the body), with the headers serve sends for a stream. It returns
+// the URL to post to.
+func bareServer(b *testing.B, events [][]byte) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		flusher := w.(http.Flusher)
+		for i, e := range events {
+			w.Write(e)
+			if i < len(events)-1 {
+				flusher.Flush()
+			}
+		}
+	}))
+	b.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // benchServe is one sub-benchmark: clients goroutines post reqBody until
@@ -50,7 +83,7 @@ func benchServe(b *testing.B, name, url string, reqBody []byte, want string, cli
 			b.SetBytes(int64(len(want)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			start := time.Now()
+			start, cpu := time.Now(), processCPU()
 			for range clients {
 				wg.Add(1)
 				go func() {
@@ -78,6 +111,7 @@ func benchServe(b *testing.B, name, url string, reqBody []byte, want string, cli
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "replays/s")
+			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
 }

@@ -1,9 +1,9 @@
 package serve
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"time"
@@ -43,9 +43,8 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 	if limit <= 0 {
 		limit = MaxRequestBody
 	}
-	tooLarge := fmt.Errorf("%w: over %d bytes", ErrBodyTooLarge, limit)
 	if r.ContentLength > limit {
-		return nil, tooLarge
+		return nil, bodyTooLarge(limit)
 	}
 	if timeout > 0 {
 		rc := http.NewResponseController(w)
@@ -53,19 +52,42 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 			defer rc.SetReadDeadline(time.Time{})
 		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(min(max(r.ContentLength, 0), bodyGrowth)))
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
-	var over *http.MaxBytesError
+	buf, err := readAll(http.MaxBytesReader(w, r.Body, limit), int(min(max(r.ContentLength, 0), bodyGrowth)))
+	if err == nil {
+		return buf, nil
+	}
+	var over *http.MaxBytesError // escapes: declared only on the way to an error
 	switch {
-	case err == nil:
-		return buf.Bytes(), nil
 	case errors.As(err, &over):
-		return nil, tooLarge
+		return nil, bodyTooLarge(limit)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return nil, fmt.Errorf("%w: no whole body within %s", ErrBodyTimeout, timeout)
 	}
 	return nil, err
+}
+
+// readAll reads r to its end into a buffer that starts with room for
+// size bytes and one more read (the one that finds the end), so that a body
+// of its declared length is read into the one buffer set aside for it.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	buf := make([]byte, 0, size+512)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		}
+	}
+}
+
+func bodyTooLarge(limit int64) error {
+	return fmt.Errorf("%w: over %d bytes", ErrBodyTooLarge, limit)
 }
 
 // refusedKey names a request a 429 fault refused once: its case and body.

@@ -3,8 +3,13 @@
 # the same tree, whole process, and prints the median of RUNS (default 5) runs
 # of each, wall and CPU (user+sys) seconds, and the ratios ours/rg.
 # DIR defaults to Go's own source tree, $(go env GOROOT)/src. Without rg on
-# PATH it times agentvcr alone and says so. The patterns are a literal and a
-# regular expression whose only literal is in its middle. With BASE set to
+# PATH it times agentvcr alone and says so (apt-get install ripgrep). The
+# patterns are a literal, a regular expression whose only literal is in its
+# middle, a case-folded literal and a pattern with thousands of hits. grep
+# stops at its hit limit (50 hits, in path order), so on the last one rg's
+# output goes through `head -n 50`, which stops rg as soon as it has printed
+# 50 lines: both print 50 hits and stop (rg's in the order its threads find
+# them). With BASE set to
 # another agentvcr binary (an older build), it times that one too, in the
 # same run, for a before/after comparison.
 set -euo pipefail
@@ -43,11 +48,17 @@ fi
 
 echo "tree: $dir ($(du -sh "$dir" | cut -f1)); runs: $runs; load:$(uptime | sed 's/.*load average://')"
 printf '%-26s %9s %9s %9s %9s %7s %7s\n' pattern ours_wall ours_cpu rg_wall rg_cpu x_wall x_cpu
-for pattern in 'MarshalCompressed' '[A-Z]\w+Compressed[(]'; do
-	args=$(printf '{"pattern":"%s"}' "${pattern//\\/\\\\}")
+many='errors\.New\("'
+for pattern in 'MarshalCompressed' '[A-Z]\w+Compressed[(]' '(?i)marshalcompressed' "$many"; do
+	quoted=${pattern//\\/\\\\}
+	args=$(printf '{"pattern":"%s"}' "${quoted//\"/\\\"}")
 	read -r ow oc < <(measure "$tmp/agentvcr" tool -C "$dir" -lang en grep "$args")
 	if ((have_rg)); then
-		read -r rw rc < <(cd "$dir" && measure rg -n "$pattern")
+		if [[ $pattern == "$many" ]]; then
+			read -r rw rc < <(cd "$dir" && measure bash -c 'rg -n "$1" | head -n 50' _ "$pattern")
+		else
+			read -r rw rc < <(cd "$dir" && measure rg -n "$pattern")
+		fi
 		printf '%-26s %9s %9s %9s %9s %7s %7s\n' "$pattern" "$ow" "$oc" "$rw" "$rc" "$(ratio "$ow" "$rw")" "$(ratio "$oc" "$rc")"
 	else
 		printf '%-26s %9s %9s %9s %9s %7s %7s\n' "$pattern" "$ow" "$oc" - - - -

@@ -79,8 +79,10 @@ func (a *accumulator) add(p *toolPiece) {
 
 // find returns the call a piece belongs to, or nil when it opens a new one.
 func (a *accumulator) find(p *toolPiece, id, name string) *callSlot {
-	if c := a.byID[id]; id != "" && c != nil {
-		return c // rule 1: a known id wins over any index
+	if id != "" {
+		if c := a.byID[id]; c != nil {
+			return c // rule 1: a known id wins over any index
+		}
 	}
 	if p.Index.Set { // rule 2
 		c := a.byIndex[p.Index.N]

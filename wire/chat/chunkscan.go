@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"bytes"
+
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 )
@@ -14,18 +16,20 @@ import (
 // not understood (a duplicate key, a key in another case, a wrong type, an
 // escaped id...); c is then left half-filled and the caller resets it and
 // decodes with encoding/json, so results and error texts stay those of
-// encoding/json. c must be freshly reset.
-func scanChunk(data []byte, c *chunk) bool {
+// encoding/json. c must be freshly reset. h, when not nil, remembers how a
+// chunk began (see chunkHead) and is compared with the next one's start.
+func scanChunk(data []byte, c *chunk, h *chunkHead) bool {
 	s := scanner{jsonscan.Scanner{B: data}}
-	if s.WS() != '{' {
-		return false
-	}
-	s.I++
-	_, ok := s.Members(func(key []byte) (bit uint32, ok bool) {
+	resumed, objectSeen, other := false, false, false
+	member := func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "object":
 			bit, ok = 1<<0, s.strField(&c.Object)
+			objectSeen = true
 		case "choices":
+			if h != nil && !resumed && !other {
+				h.remember(data[:s.I], c.Object, objectSeen)
+			}
 			bit, ok = 1<<1, s.choices(c)
 		case "usage":
 			bit, ok = 1<<2, s.usage(c)
@@ -44,13 +48,50 @@ func scanChunk(data []byte, c *chunk) bool {
 		default:
 			ok = s.Other(key, chunkFields)
 		}
+		other = other || bit > 1<<1
 		return bit, ok
-	})
+	}
+	var ok bool
+	if h != nil && len(h.head) > 0 && bytes.HasPrefix(data, h.head) {
+		resumed = true
+		s.I, c.Object = len(h.head), h.object
+		bit, choicesOK := member(choicesKey)
+		if !choicesOK {
+			return false
+		}
+		_, ok = s.MembersAfter(false, h.seen|bit, member)
+	} else {
+		if s.WS() != '{' {
+			return false
+		}
+		s.I++
+		_, ok = s.Members(member)
+	}
 	if !ok {
 		return false
 	}
 	s.WS()
 	return s.I == len(s.B)
+}
+
+var choicesKey = []byte("choices")
+
+// chunkHead is how the last chunk began, through its "choices" key: the
+// members before it that only the object's name is kept of (the id, object,
+// created, model and system_fingerprint every chunk of a stream repeats),
+// as bytes. A chunk that begins with the same bytes would be scanned to the
+// same place with the same result, so the scanner starts after them.
+type chunkHead struct {
+	head   []byte // through "choices": and the spaces after it
+	object string // the chunk's object then
+	seen   uint32 // the members' bits then
+}
+
+func (h *chunkHead) remember(head []byte, object string, objectSeen bool) {
+	h.head, h.object, h.seen = append(h.head[:0], head...), object, 0
+	if objectSeen {
+		h.seen = 1 << 0
+	}
 }
 
 // The members each object decodes; any other key is skipped.

@@ -20,7 +20,7 @@ func TestScanChunkFixtures(t *testing.T) {
 		if len(data) == 0 || data[0] != '{' {
 			continue // [DONE], null, the text of an event: error
 		}
-		fast, slow, fastOK, slowErr := decodeBothWays(data)
+		fast, slow, fastOK, slowErr := decodeBothWays(data, nil)
 		if slowErr != nil {
 			continue // an error event's body that is not a chunk
 		}
@@ -104,7 +104,7 @@ func TestScanChunk(t *testing.T) {
 		{"too deep to skip", `{"x":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`, false},
 	}
 	for _, tt := range tests {
-		fast, slow, fastOK, slowErr := decodeBothWays([]byte(strings.TrimSpace(tt.data)))
+		fast, slow, fastOK, slowErr := decodeBothWays([]byte(strings.TrimSpace(tt.data)), nil)
 		if fastOK != tt.fast {
 			t.Errorf("%s: scanner accepted = %v, want %v (%s)", tt.reason, fastOK, tt.fast, tt.data)
 			continue
@@ -129,11 +129,23 @@ func TestScanChunkAllocations(t *testing.T) {
 	var c chunk
 	allocs := testing.AllocsPerRun(100, func() {
 		c.reset()
-		if !scanChunk(data, &c) {
+		if !scanChunk(data, &c, nil) {
 			t.Fatal("declined")
 		}
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per chunk, want 0", allocs)
+	}
+	// Nor when the chunk's head is remembered and compared: the bytes are
+	// kept once.
+	var h chunkHead
+	allocs = testing.AllocsPerRun(100, func() {
+		c.reset()
+		if !scanChunk(data, &c, &h) {
+			t.Fatal("declined")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per chunk with its head remembered, want 0", allocs)
 	}
 }

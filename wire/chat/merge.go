@@ -47,7 +47,8 @@ type merger struct {
 	chunks   int
 	c        chunk // reused between chunks to keep allocations per chunk low
 	dec      chunkDecoder
-	jsonOnly bool // decode every chunk with encoding/json (tests compare the paths)
+	head     chunkHead // how the last chunk the scanner read began
+	jsonOnly bool      // decode every chunk with encoding/json (tests compare the paths)
 }
 
 // Merge reads a raw chat-completions SSE stream and merges it into one
@@ -85,7 +86,7 @@ func (m *merger) add(data []byte) error {
 	m.chunks++
 	c := &m.c
 	c.reset()
-	if m.jsonOnly || !scanChunk(data, c) {
+	if m.jsonOnly || !scanChunk(data, c, &m.head) {
 		c.reset()
 		if err := m.dec.decode(data, c); err != nil {
 			return fmt.Errorf("chunk %d is not a valid chunk: %w", m.chunks, err)

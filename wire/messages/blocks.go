@@ -45,13 +45,15 @@ type msgMerger struct {
 	stopReason string
 	usage      *msgUsage
 	blocks     map[int]*msgBlock // the latest block at each index
-	order      []*msgBlock       // every block, in the order they started
-	maxIndex   int               // the highest index started
-	slab       []msgBlock        // blocks are carved from this slab
-	argSlab    []byte            // each tool_use's arguments start in a window of this slab
-	ev         msgEvent          // reused between events
-	bd         blockDelta        // reused between events
-	jsonOnly   bool              // decode every event with encoding/json (tests compare the paths)
+	lastIndex  int               // lastBlock is blocks[lastIndex], when not nil
+	lastBlock  *msgBlock
+	order      []*msgBlock // every block, in the order they started
+	maxIndex   int         // the highest index started
+	slab       []msgBlock  // blocks are carved from this slab
+	argSlab    []byte      // each tool_use's arguments start in a window of this slab
+	ev         msgEvent    // reused between events
+	bd         blockDelta  // reused between events
+	jsonOnly   bool        // decode every event with encoding/json (tests compare the paths)
 }
 
 // add merges one event's JSON.

@@ -17,6 +17,7 @@ func (m *msgMerger) addBlock(index int, b *msgBlock) error {
 		m.blocks = make(map[int]*msgBlock)
 	}
 	b.index, b.key, b.seq = index, index, len(m.order)
+	m.lastBlock = nil
 	if old, dup := m.blocks[index]; dup {
 		if !old.stopped {
 			return fmt.Errorf("event %d: content block %d started twice", m.events, index)
@@ -32,10 +33,24 @@ func (m *msgMerger) addBlock(index int, b *msgBlock) error {
 	return nil
 }
 
+// block returns m.blocks[index], remembering the last block found: a
+// stream's deltas come in runs at one index. Every change to m.blocks
+// forgets it.
+func (m *msgMerger) block(index int) *msgBlock {
+	if m.lastBlock != nil && m.lastIndex == index {
+		return m.lastBlock
+	}
+	b := m.blocks[index]
+	if b != nil {
+		m.lastIndex, m.lastBlock = index, b
+	}
+	return b
+}
+
 // stop marks the block at index stopped; a second stop, or a stop for an
 // index that never started, changes nothing.
 func (m *msgMerger) stop(index int) {
-	if b := m.blocks[index]; b != nil {
+	if b := m.block(index); b != nil {
 		b.stopped = true
 	}
 }
@@ -46,7 +61,7 @@ func (m *msgMerger) stop(index int) {
 // start repeated the stopped index 2 while its deltas and stop named 3: the
 // index moves to the block, which then sorts there. nil when there is none.
 func (m *msgMerger) deltaBlock(index int) *msgBlock {
-	if b := m.blocks[index]; b != nil {
+	if b := m.block(index); b != nil {
 		return b
 	}
 	if len(m.order) == 0 {
@@ -57,6 +72,7 @@ func (m *msgMerger) deltaBlock(index int) *msgBlock {
 		return nil
 	}
 	delete(m.blocks, b.index)
+	m.lastBlock = nil
 	b.index, b.key = index, max(b.key, index)
 	m.blocks[index] = b
 	m.maxIndex = max(m.maxIndex, index)

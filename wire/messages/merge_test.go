@@ -234,6 +234,16 @@ func FuzzMergeMessagesEvent(f *testing.F) {
 		`{"type":"content_block_stop","index":1}`,
 		`{"type":"message_stop"}`,
 		`{"type":"ping","index":"x"}`,
+		// The known heads the fast path compares as bytes, then anything.
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a"},"type":"ping"}`,
+		`{"type":"content_block_delta","index": 1 ,"delta":{"type":"input_json_delta","partial_json": "a" }}`,
+		`{"type":"content_block_delta","index":1.0,"delta":{"type":"input_json_delta","partial_json":"a"}}`,
+		`{"type":"content_block_delta","index":1,"index":0,"delta":{"type":"text_delta","text":"a"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a","text":"b"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a","type":"text_delta"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":null}}`,
+		"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\u00e9\xff\"}}",
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}`,
 	} {
 		f.Add(seed)
 	}

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
@@ -56,14 +57,14 @@ func scanEvent(data []byte, d *blockDelta) string {
 	return typ
 }
 
+// deltaEventHead is how a compact content_block_delta event begins, up to
+// its index's value.
+var deltaEventHead, indexKey = []byte(`{"type":"content_block_delta","index":`), []byte("index")
+
 func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
 	var typ string
 	s := scanner{jsonscan.Scanner{B: data}}
-	if s.WS() != '{' {
-		return "", false
-	}
-	s.I++
-	seen, ok := s.Members(func(key []byte) (bit uint32, ok bool) {
+	member := func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "type":
 			bit = 1 << 0
@@ -84,7 +85,26 @@ func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
 			ok = s.Other(key, msgEventFields)
 		}
 		return bit, ok
-	})
+	}
+	var seen uint32
+	var ok bool
+	if bytes.HasPrefix(data, deltaEventHead) {
+		// The head of nearly every event: its type and the index's key
+		// are what reading them would give, as bytes.
+		s.I, typ = len(deltaEventHead), "content_block_delta"
+		s.WS()
+		bit, indexOK := member(indexKey)
+		if !indexOK {
+			return "", false
+		}
+		seen, ok = s.MembersAfter(false, 1|bit, member)
+	} else {
+		if s.WS() != '{' {
+			return "", false
+		}
+		s.I++
+		seen, ok = s.Members(member)
+	}
 	if !ok {
 		return "", false
 	}
@@ -176,9 +196,21 @@ func (s *scanner) deltaObject(d *blockDelta) bool {
 	if s.Peek() != '{' {
 		return false
 	}
-	s.I++
 	var typ, value, valueKey []byte
-	for first := true; ; first = false {
+	first := true
+	if h := deltaHead(s.B[s.I:]); h != nil {
+		// The type and the value's key are what reading them would give.
+		s.I += len(h.head)
+		typ, valueKey = h.typ, h.key
+		s.WS()
+		if value = s.deltaValue(); value == nil {
+			return false
+		}
+		first = false
+	} else {
+		s.I++
+	}
+	for ; ; first = false {
 		key, done, ok := s.Member(first, true)
 		if !ok {
 			return false
@@ -195,14 +227,13 @@ func (s *scanner) deltaObject(d *blockDelta) bool {
 				return false
 			}
 		case "text", "partial_json", "thinking", "signature":
-			if value != nil || s.Peek() != '"' {
+			if value != nil {
 				return false
 			}
-			lit, plain, ok := s.Str()
-			if !ok || (!plain && !utf8.Valid(lit)) {
+			if value = s.deltaValue(); value == nil {
 				return false
 			}
-			value, valueKey = lit, key
+			valueKey = key
 		default:
 			if !s.Other(key, msgDeltaFields) {
 				return false
@@ -223,6 +254,44 @@ func (s *scanner) deltaObject(d *blockDelta) bool {
 	}
 	d.value, d.quoted = value, true
 	return value != nil && string(valueKey) == deltaMember(d.typ)
+}
+
+// deltaValue reads the string literal at the cursor, valid UTF-8; nil
+// when it is not one.
+func (s *scanner) deltaValue() []byte {
+	if s.Peek() != '"' {
+		return nil
+	}
+	lit, plain, ok := s.Str()
+	if !ok || (!plain && !utf8.Valid(lit)) {
+		return nil
+	}
+	return lit
+}
+
+// A knownDeltaHead is how a compact delta object of one type begins, up to
+// its value: {"type":"<typ>","<key>":
+type knownDeltaHead struct {
+	head, typ, key []byte
+}
+
+var knownDeltaHeads = func() []knownDeltaHead {
+	var heads []knownDeltaHead
+	for _, typ := range []string{msgDeltaInputJSON, msgDeltaText, msgDeltaThinking} {
+		key := deltaMember(typ)
+		heads = append(heads, knownDeltaHead{[]byte(`{"type":"` + typ + `","` + key + `":`), []byte(typ), []byte(key)})
+	}
+	return heads
+}()
+
+// deltaHead returns the known head b begins with, or nil.
+func deltaHead(b []byte) *knownDeltaHead {
+	for i := range knownDeltaHeads {
+		if bytes.HasPrefix(b, knownDeltaHeads[i].head) {
+			return &knownDeltaHeads[i]
+		}
+	}
+	return nil
 }
 
 // deltaMember is the member a delta type carries its text in.

@@ -2,72 +2,14 @@ package responses
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/agentvcr/agentvcr/internal/benchstream"
 )
 
-// benchResponsesStream builds a Responses stream of at least size bytes:
-// function calls in rounds of three, their argument deltas interleaved, each
-// 1 to 6 bytes long in its own event with the full envelope OpenAI sends
-// (event line, type, sequence_number, item_id, output_index), each call
-// announced by output_item.added and confirmed by function_call_arguments.done
-// and output_item.done.
-func benchResponsesStream(size int) (stream []byte, calls int) {
-	var b bytes.Buffer
-	seq := 0
-	event := func(typ, body string) {
-		fmt.Fprintf(&b, "event: %s\ndata: {\"type\":%q,\"sequence_number\":%d,%s}\n\n", typ, typ, seq, body)
-		seq++
-	}
-	event("response.created", `"response":{"id":"resp_68a1c0d2e3f4","object":"response","created_at":1753345615,"status":"in_progress","model":"gpt-5.1-codex","output":[],"usage":null}`)
-	args := []string{
-		`{"pattern":"src/**/*.test.js","glob":"**/*.js"}`,
-		`{"pattern":"a \/ b","glob":"src/**","path":"中文/目录"}`,
-		`{"path":"src/calc.js","offset":1,"limit":400}`,
-	}
-	names := []string{"glob", "grep", "read_file"}
-	item := func(n int, status, args string) string {
-		q, _ := json.Marshal(args)
-		return fmt.Sprintf(`"output_index":%d,"item":{"id":"fc_68a1c0d2e3f4%08d","type":"function_call","status":%q,"arguments":%s,"call_id":"call_%d","name":%q}`, n, n, status, q, n, names[n%3])
-	}
-	for b.Len() < size {
-		for i := range args {
-			event("response.output_item.added", item(calls+i, "in_progress", ""))
-		}
-		pos := make([]int, len(args))
-		for step := 0; ; step++ {
-			left := false
-			for i, a := range args {
-				if pos[i] >= len(a) {
-					continue
-				}
-				left = true
-				n := min(1+(step+i)%6, len(a)-pos[i])
-				for n < len(a)-pos[i] && a[pos[i]+n]&0xC0 == 0x80 { // keep runes whole
-					n++
-				}
-				q, _ := json.Marshal(a[pos[i] : pos[i]+n])
-				event("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":"fc_68a1c0d2e3f4%08d","output_index":%d,"delta":%s,"obfuscation":"x3Fq"`, calls+i, calls+i, q))
-				pos[i] += n
-			}
-			if !left {
-				break
-			}
-		}
-		for i, a := range args {
-			q, _ := json.Marshal(a)
-			event("response.function_call_arguments.done", fmt.Sprintf(`"item_id":"fc_68a1c0d2e3f4%08d","output_index":%d,"arguments":%s`, calls+i, calls+i, q))
-			event("response.output_item.done", item(calls+i, "completed", a))
-		}
-		calls += len(args)
-	}
-	event("response.completed", `"response":{"id":"resp_68a1c0d2e3f4","object":"response","created_at":1753345615,"status":"completed","model":"gpt-5.1-codex","output":[],"usage":{"input_tokens":812,"output_tokens":64,"total_tokens":876}}`)
-	return b.Bytes(), calls
-}
-
 func BenchmarkMergeResponsesStream(b *testing.B) {
-	stream, calls := benchResponsesStream(1 << 20)
+	stream, calls := benchstream.Responses(1 << 20)
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -80,8 +22,22 @@ func BenchmarkMergeResponsesStream(b *testing.B) {
 	b.ReportMetric(float64(calls), "calls/op")
 }
 
+// BenchmarkMergeResponsesStream64MiB is BenchmarkMergeResponsesStream on a
+// 64 MiB stream, the size issue 23 measures the mergers at.
+func BenchmarkMergeResponsesStream64MiB(b *testing.B) {
+	stream, calls := benchstream.Responses(64 << 20)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		turn, err := Merge(bytes.NewReader(stream))
+		if err != nil || len(turn.ToolCalls) != calls || len(turn.Warnings) != 0 {
+			b.Fatalf("err %v, %d calls, want %d, warnings %q", err, len(turn.ToolCalls), calls, turn.Warnings)
+		}
+	}
+}
+
 func TestBenchResponsesStreamMerges(t *testing.T) {
-	stream, calls := benchResponsesStream(64 << 10)
+	stream, calls := benchstream.Responses(64 << 10)
 	turn, err := Merge(bytes.NewReader(stream))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package responses
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 )
@@ -129,6 +130,11 @@ func deltaText(raw json.RawMessage) (text []byte, isString bool) {
 		return nil, false
 	}
 	if raw[0] == '"' {
+		if utf8.Valid(raw) {
+			// A literal the decoder (or the fast path's scanner) validated:
+			// unquoted as encoding/json would, without its second pass.
+			return jsonscan.AppendUnquoted(make([]byte, 0, len(raw)-2), raw), true
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			return []byte(s), true

@@ -148,6 +148,11 @@ func FuzzScanRespDelta(f *testing.F) {
 	f.Add([]byte(`{"type":"response.output_item.added","sequence_number":3,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"glob"}}`))
 	f.Add([]byte(`{"type":"response.output_item.done","output_index":0,"item":{"id":"msg_1","type":"message","content":[{"type":"output_text","text":"x"}]}}`))
 	f.Add([]byte(`{"type":"response.output_item.done","output_index":0,"item":{"id":"fc_1","type":"function_call","arguments":{"a":1}}}`))
+	// The known heads the fast path compares as bytes, then anything.
+	f.Add([]byte(`{"type":"response.output_text.delta","type":"response.output_text.done","text":"x"}`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.delta" , "delta" : "a" }`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.delta"}`))
+	f.Add([]byte(`{"type":"response.output_text.delta","arguments":"a"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d respDelta
 		if !scanRespDelta(data, &d) {

@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
@@ -46,11 +47,7 @@ var respEventFields = []string{"type", "sequence_number", "item_id", "output_ind
 func scanRespDelta(data []byte, d *respDelta) bool {
 	*d = respDelta{}
 	s := scanner{jsonscan.Scanner{B: data}}
-	if s.WS() != '{' {
-		return false
-	}
-	s.I++
-	_, ok := s.Members(func(key []byte) (bit uint32, ok bool) {
+	member := func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "type":
 			bit = 1 << 0
@@ -95,7 +92,7 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 			var plain bool
 			d.delta, plain, ok = s.Str()
 			ok = ok && (plain || utf8.Valid(d.delta))
-			d.key = textKeys[string(key)]
+			d.key = textKey(key)
 		case "item":
 			bit = 1 << 6
 			ok = s.fastItem(&d.item)
@@ -104,12 +101,46 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 			ok = s.Other(key, respEventFields)
 		}
 		return bit, ok
-	})
+	}
+	var ok bool
+	if h := respHead(data); h != nil {
+		// The type, which reading it would give.
+		s.I, d.typ = len(h.head), h.typ
+		_, ok = s.MembersAfter(false, 1<<0, member)
+	} else {
+		if s.WS() != '{' {
+			return false
+		}
+		s.I++
+		_, ok = s.Members(member)
+	}
 	if !ok {
 		return false
 	}
 	s.WS()
-	return s.I == len(s.B) && d.key == keyOf[d.typ] && (d.delta != nil || d.key == "item")
+	return s.I == len(s.B) && d.key == keyOf(d.typ) && (d.delta != nil || d.key == "item")
+}
+
+// A knownRespHead is how a compact delta event of one type begins, through
+// its type's value.
+type knownRespHead struct {
+	head []byte
+	typ  string
+}
+
+var knownRespHeads = []knownRespHead{
+	{[]byte(`{"type":"response.function_call_arguments.delta"`), "response.function_call_arguments.delta"},
+	{[]byte(`{"type":"response.output_text.delta"`), "response.output_text.delta"},
+}
+
+// respHead returns the known head data begins with, or nil.
+func respHead(data []byte) *knownRespHead {
+	for i := range knownRespHeads {
+		if bytes.HasPrefix(data, knownRespHeads[i].head) {
+			return &knownRespHeads[i]
+		}
+	}
+	return nil
 }
 
 // respItemFields are the item members the fast path reads, then those only
@@ -154,15 +185,29 @@ func (s *scanner) fastItem(it *respFastItem) bool {
 	return ok
 }
 
-// keyOf is the member that carries the text of each event the fast path reads.
-var keyOf = map[string]string{
-	"response.function_call_arguments.delta": "delta",
-	"response.output_text.delta":             "delta",
-	"response.function_call_arguments.done":  "arguments",
-	"response.output_text.done":              "text",
-	"response.output_item.added":             "item",
-	"response.output_item.done":              "item",
+// keyOf is the member that carries the text of each event the fast path
+// reads.
+func keyOf(typ string) string {
+	switch typ {
+	case "response.function_call_arguments.delta", "response.output_text.delta":
+		return "delta"
+	case "response.function_call_arguments.done":
+		return "arguments"
+	case "response.output_text.done":
+		return "text"
+	case "response.output_item.added", "response.output_item.done":
+		return "item"
+	}
+	return ""
 }
 
-// textKeys interns the keys of the text members.
-var textKeys = map[string]string{"delta": "delta", "arguments": "arguments", "text": "text"}
+// textKey interns the keys of the text members.
+func textKey(key []byte) string {
+	switch string(key) {
+	case "delta":
+		return "delta"
+	case "arguments":
+		return "arguments"
+	}
+	return "text"
+}

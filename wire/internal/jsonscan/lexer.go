@@ -262,7 +262,14 @@ func (s *Scanner) Member(first, strict bool) (key []byte, done, ok bool) {
 // false on anything malformed, on a member that fails and on a key seen
 // twice (encoding/json keeps the last; the caller falls back to it).
 func (s *Scanner) Members(member func(key []byte) (bit uint32, ok bool)) (seen uint32, ok bool) {
-	for first := true; ; first = false {
+	return s.MembersAfter(true, 0, member)
+}
+
+// MembersAfter is Members for an object some of whose members were read
+// already (a known head of the object, compared as bytes): first says none
+// was, seen holds their bits, and the cursor is after the last one's value.
+func (s *Scanner) MembersAfter(first bool, seen uint32, member func(key []byte) (bit uint32, ok bool)) (uint32, bool) {
+	for ; ; first = false {
 		key, done, ok := s.Member(first, true)
 		if !ok || done {
 			return seen, ok

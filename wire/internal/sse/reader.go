@@ -48,12 +48,14 @@ type Reader struct {
 	bomDone    bool   // the start of the stream was checked for a BOM
 	Max        int    // agent.MaxEventBytes unless set lower
 	// lf is the index in buf of the first LF at or after lfFrom, or -1 when
-	// buf[lfFrom:end] holds none; both move with the buffer's bytes.
+	// buf[lfFrom:end] holds none; cr and crFrom the same for CR; all move
+	// with the buffer's bytes.
 	lf, lfFrom int
+	cr, crFrom int
 }
 
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: r, Max: agent.MaxEventBytes, lf: -1}
+	return &Reader{r: r, Max: agent.MaxEventBytes, lf: -1, cr: -1}
 }
 
 // next returns the next event, or io.EOF after the last one.
@@ -160,35 +162,36 @@ func (s *Reader) readLine() ([]byte, error) {
 }
 
 // lineEnd returns the index in buf of the first CR or LF in buf[from:end],
-// or -1. The LF found last is remembered, so that a run of lines ending in
-// bare CRs does not search the same bytes for a LF again for every line.
+// or -1. The LF and the CR found last are remembered, so that neither a run
+// of lines ending in bare CRs nor one ending in LFs searches the same bytes
+// again for the other line end: a stream without CRs is searched for one once
+// per buffer read, not once per line.
 func (s *Reader) lineEnd(from int) int {
 	if from < s.end && (s.buf[from] == '\n' || s.buf[from] == '\r') {
 		return from // a blank line, or the end of a line read before
 	}
-	if s.lf < from {
-		begin := max(from, s.lfFrom)
-		if i := bytes.IndexByte(s.buf[begin:s.end], '\n'); i >= 0 {
-			s.lf = begin + i
-		} else {
-			s.lf = -1
-		}
-		s.lfFrom = s.end
-		if s.lf >= 0 {
-			s.lfFrom = s.lf
-		}
+	if s.lf < from && s.lfFrom < s.end {
+		s.lf, s.lfFrom = nextByte(s.buf, '\n', max(from, s.lfFrom), s.end)
 	}
-	limit := s.end
-	if s.lf >= from {
-		limit = s.lf
+	if s.cr < from && s.crFrom < s.end {
+		s.cr, s.crFrom = nextByte(s.buf, '\r', max(from, s.crFrom), s.end)
 	}
-	if cr := bytes.IndexByte(s.buf[from:limit], '\r'); cr >= 0 {
-		return from + cr
-	}
-	if s.lf >= from {
+	switch {
+	case s.cr >= from && (s.lf < from || s.cr < s.lf):
+		return s.cr
+	case s.lf >= from:
 		return s.lf
 	}
 	return -1
+}
+
+// nextByte returns the index of the first c in buf[begin:end] and where a
+// later search for c starts: there, or -1 and end when there is none.
+func nextByte(buf []byte, c byte, begin, end int) (at, searched int) {
+	if i := bytes.IndexByte(buf[begin:end], c); i >= 0 {
+		return begin + i, begin + i
+	}
+	return -1, end
 }
 
 // fill reads more bytes into buf, making room first: unconsumed bytes move to
@@ -224,10 +227,15 @@ func (s *Reader) fill() {
 	s.err = io.ErrNoProgress
 }
 
-// shiftLF moves the remembered LF with the bytes buf[start:] moving to the front.
+// shiftLF moves the remembered LF and CR with the bytes buf[start:] moving
+// to the front.
 func (s *Reader) shiftLF() {
 	if s.lf >= 0 {
 		s.lf -= s.start
 	}
 	s.lfFrom = max(s.lfFrom-s.start, 0)
+	if s.cr >= 0 {
+		s.cr -= s.start
+	}
+	s.crFrom = max(s.crFrom-s.start, 0)
 }
