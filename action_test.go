@@ -27,6 +27,17 @@ func TestMain(m *testing.M) {
 // and returns its exit code, the summary, the step's outputs and the
 // workspace.
 func runAction(t *testing.T, inputs map[string]string) (code int, summary, outputs, ws string) {
+	return runActionWith(t, inputs, true)
+}
+
+// runActionPrebuilt is runAction with this test binary as the agentvcr the
+// script runs (AGENTVCR_ACTION_BIN), so that it builds nothing: the build
+// is proven by the tests that use runAction.
+func runActionPrebuilt(t *testing.T, inputs map[string]string) (code int, summary, outputs, ws string) {
+	return runActionWith(t, inputs, false)
+}
+
+func runActionWith(t *testing.T, inputs map[string]string, build bool) (code int, summary, outputs, ws string) {
 	t.Helper()
 	ws = t.TempDir()
 	summaryFile := filepath.Join(ws, "summary.md")
@@ -39,6 +50,13 @@ func runAction(t *testing.T, inputs map[string]string) (code int, summary, outpu
 	cmd := exec.Command("bash", script)
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(), "GITHUB_STEP_SUMMARY="+summaryFile, "GITHUB_OUTPUT="+outputFile, "RUNNER_TEMP="+t.TempDir(), asAgentvcr+"=1")
+	if !build {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "AGENTVCR_ACTION_BIN="+exe)
+	}
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -99,7 +117,7 @@ func TestActionScriptWritesTheSummary(t *testing.T) {
 // shard 2/2 of clean, crlf and truncated runs the probe and reports only
 // truncated, which passes.
 func TestActionScriptShard(t *testing.T) {
-	code, summary, outputs, _ := runAction(t, map[string]string{"INPUT_COMMAND": ownAgent(t), "INPUT_CASES": "clean,crlf,truncated", "INPUT_SHARD": "2/2", "INPUT_TIMEOUT": "20s"})
+	code, summary, outputs, _ := runActionPrebuilt(t, map[string]string{"INPUT_COMMAND": ownAgent(t), "INPUT_CASES": "clean,crlf,truncated", "INPUT_SHARD": "2/2", "INPUT_TIMEOUT": "20s"})
 	if code != 0 || !strings.HasPrefix(summary, "earlier step\n\n### agentvcr conform -api chat, shard 2/2\n") ||
 		!strings.HasSuffix(summary, "|---|---|---|\n| `truncated` | SUCCESS |  |\n\n1 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED\n") {
 		t.Errorf("exit %d, summary:\n%s", code, summary)
@@ -120,7 +138,7 @@ func TestActionScriptBadInputs(t *testing.T) {
 		{map[string]string{"INPUT_COMMAND": "true", "INPUT_SHARD": "4/3"},
 			"earlier step\n\n### agentvcr conform\n\nNot run: agentvcr conform exited 2 before writing a report (its message is in the step's log)\n"},
 	} {
-		code, summary, _, _ := runAction(t, tt.inputs)
+		code, summary, _, _ := runActionPrebuilt(t, tt.inputs)
 		if code != 2 || summary != tt.want {
 			t.Errorf("%v: exit %d, summary:\n%s\nwant:\n%s", tt.inputs, code, summary, tt.want)
 		}

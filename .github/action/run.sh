@@ -15,7 +15,8 @@
 #   INPUT_SHARD     I/N: run one shard of the cases (optional)
 #   INPUT_OUT_DIR   where the reports go (default agentvcr-report)
 # From the runner: GITHUB_STEP_SUMMARY (required), GITHUB_OUTPUT and
-# RUNNER_TEMP (optional).
+# RUNNER_TEMP (optional). AGENTVCR_ACTION_BIN, when set, is an agentvcr
+# already built, run instead of building one (the repository's tests).
 set -euo pipefail
 
 action_dir=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,7 +45,12 @@ fi
 
 bin_dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agentvcr-action.XXXXXX")
 trap 'rm -rf "$bin_dir"' EXIT
-(cd "$action_dir" && go build -o "$bin_dir/agentvcr" ./cmd/agentvcr) || fail 2 "go build of agentvcr failed (it needs Go 1.26 or later)"
+agentvcr=$bin_dir/agentvcr
+if [ -n "${AGENTVCR_ACTION_BIN:-}" ]; then
+  agentvcr=$AGENTVCR_ACTION_BIN # an agentvcr already built: the repository's own tests pass one
+else
+  (cd "$action_dir" && go build -o "$agentvcr" ./cmd/agentvcr) || fail 2 "go build of agentvcr failed (it needs Go 1.26 or later)"
+fi
 
 mkdir -p "$out_dir"
 rm -f "$out_dir/report.json" "$out_dir/report.xml" # an earlier run's are not this one's
@@ -54,7 +60,7 @@ args=(conform -api "${INPUT_API:-chat}" -timeout "${INPUT_TIMEOUT:-30s}" -json "
 [ -z "$shard" ] || args+=(-shard "$shard")
 
 code=0
-"$bin_dir/agentvcr" "${args[@]}" -- bash -c "$INPUT_COMMAND" || code=$?
+"$agentvcr" "${args[@]}" -- bash -c "$INPUT_COMMAND" || code=$?
 
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   { echo "artifact=$artifact"; echo "report-dir=$out_dir"; echo "exit-code=$code"; } >> "$GITHUB_OUTPUT"
@@ -63,5 +69,5 @@ if [ ! -s "$out_dir/report.json" ]; then
   fail "$code" "agentvcr conform exited $code before writing a report (its message is in the step's log)"
 fi
 gap
-"$bin_dir/agentvcr" report md "$out_dir/report.json" >> "$summary"
+"$agentvcr" report md "$out_dir/report.json" >> "$summary"
 exit "$code"
