@@ -117,17 +117,20 @@ func TestConformExitStatusAndReports(t *testing.T) {
 func TestConformOwnAgentRecorded(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"parallel", "demo"} {
-		args := ownAgent(t)
-		args[4] = name // -model
-		code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join("..", "..", "cassettes", name+".yaml"), "-p", "8"}, args...)...)
-		if code != 0 || stderr != "" {
-			t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
-		}
-		want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
-			"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
-		if !strings.Contains(stdout, want) {
-			t.Errorf("%s: want %q in\n%s", name, want, stdout)
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := ownAgent(t)
+			args[4] = name // -model
+			code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join("..", "..", "cassettes", name+".yaml"), "-p", "8"}, args...)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
+			}
+			want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+				"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s: want %q in\n%s", name, want, stdout)
+			}
+		})
 	}
 }
 
