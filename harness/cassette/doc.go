@@ -16,6 +16,12 @@
 //     bodies, each YAML alias counted every time it is used; MaxBytesEnv,
 //     AGENTVCR_MAX_CASSETTE_MB, raises it) is ErrBadCassette, with a
 //     message that says what to do. Decode applies the same checks to bytes.
+//     The file is decoded once, as it is read, and the interactions are
+//     served from that one copy (replay.go): Replay(file, loaded, opts)
+//     replays a cassette the caller already loaded (run -cassette reads
+//     its first request with RecordingOf from the same copy), serving for
+//     each request the first unused interaction that matches, as go-vcr's
+//     replaying recorder would, each body read from the decoded string.
 //   - ModeRecord sends requests to real and keeps what go-vcr captures in
 //     memory; Stop redacts, encodes and scans it there, and only a clean
 //     file is written, to a temporary file beside the cassette, then

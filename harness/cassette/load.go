@@ -1,8 +1,10 @@
 package cassette
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -50,14 +52,22 @@ func maxBytes() (int64, error) {
 // status.
 func Load(path string) (*vcr.Cassette, error) {
 	file := strings.TrimSuffix(path, ".yaml") + ".yaml"
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("cassette %s: %w: no such file", file, vcr.ErrCassetteNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
-	c, err := Decode(data)
+	defer f.Close()
+	// Decoded as it is read: the file's bytes are never held whole.
+	c, err := decode(func(c *vcr.Cassette) error {
+		err := yaml.NewDecoder(bufio.NewReaderSize(f, 64<<10)).Decode(c)
+		if err == io.EOF {
+			return nil // an empty file: no document, as yaml.Unmarshal sees it
+		}
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
@@ -66,8 +76,13 @@ func Load(path string) (*vcr.Cassette, error) {
 
 // Decode decodes and checks a cassette's bytes (see Load).
 func Decode(data []byte) (*vcr.Cassette, error) {
+	return decode(func(c *vcr.Cassette) error { return yaml.Unmarshal(data, c) })
+}
+
+// decode runs unmarshal into a cassette and checks it (see Load).
+func decode(unmarshal func(*vcr.Cassette) error) (*vcr.Cassette, error) {
 	var c vcr.Cassette
-	if err := yaml.Unmarshal(data, &c); err != nil {
+	if err := unmarshal(&c); err != nil {
 		msg := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
 		if strings.Contains(msg, "cannot unmarshal !!int") || strings.Contains(msg, "cannot unmarshal !!float") {
 			msg += " (a number too large for its field, or not a whole number)"

@@ -62,6 +62,11 @@ func testAgentCommand(t *testing.T, mode string) Command {
 
 // testAgentFunc runs the agent of mode in the test process.
 func testAgentFunc(mode string) AgentFunc {
+	return testAgentFuncWaiting(mode, slow*2*time.Second)
+}
+
+// testAgentFuncWaiting is testAgentFunc with another patience.
+func testAgentFuncWaiting(mode string, patience time.Duration) AgentFunc {
 	return func(ctx context.Context, env []string, stdout, stderr io.Writer) int {
 		vars := map[string]string{}
 		for _, kv := range env {
@@ -69,13 +74,13 @@ func testAgentFunc(mode string) AgentFunc {
 			vars[k] = v
 		}
 		return testAgent(&agentRun{ctx: ctx, getenv: func(k string) string { return vars[k] }, stdout: stdout, stderr: stderr,
-			patience: testPatience}, mode)
+			patience: patience}, mode)
 	}
 }
 
 // agentRun is what a purpose-built agent runs with: where it reads its
 // variables and writes its output, the context that ends it, and how long
-// it waits for one answer, its stream included (its give-up on a stall).
+// a stream may stay silent before it gives up (its give-up on a stall).
 type agentRun struct {
 	ctx            context.Context
 	getenv         func(string) string
@@ -84,9 +89,14 @@ type agentRun struct {
 }
 
 // client is the agent's HTTP client: each request ends with the run's
-// context or after patience (none when patience is 0).
+// context; a stream silent for patience fails (none when patience is 0);
+// headers may take 20 s (a loaded machine is slow, not stalled).
 func (r *agentRun) client() *http.Client {
-	return &http.Client{Timeout: r.patience, Transport: contextTransport{r.ctx}}
+	next := contextTransport{r.ctx}
+	if r.patience == 0 {
+		return &http.Client{Transport: next}
+	}
+	return &http.Client{Transport: &agent.LiveTransport{Next: next, HeaderTimeout: slow * 20 * time.Second, IdleTimeout: r.patience}}
 }
 
 // sleep waits d or until the run's context ends.
@@ -99,11 +109,14 @@ func (r *agentRun) sleep(d time.Duration) {
 	}
 }
 
-// contextTransport sends each request under ctx.
+// contextTransport sends each request under its own context and ctx
+// both: either ending ends it.
 type contextTransport struct{ ctx context.Context }
 
 func (c contextTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return http.DefaultTransport.RoundTrip(req.WithContext(c.ctx))
+	ctx, cancel := context.WithCancel(req.Context())
+	context.AfterFunc(c.ctx, cancel)
+	return http.DefaultTransport.RoundTrip(req.WithContext(ctx))
 }
 
 var testTools = json.RawMessage(`[
@@ -139,10 +152,10 @@ func testAgent(r *agentRun, mode string) int {
 	if mode == agentWriter {
 		tools = json.RawMessage(`[{"type":"function","function":{"name":"write_file","parameters":{"type":"object"}}},{"type":"function","function":{"name":"run_shell","parameters":{"type":"object"}}}]`)
 	}
-	client := r.client()
 	if mode == agentPatient {
-		client.Timeout = 0
+		r.patience = 0
 	}
+	client := r.client()
 	url := strings.TrimRight(r.getenv("OPENAI_BASE_URL"), "/") + "/chat/completions"
 	if mode == agentWrongPath {
 		url = strings.TrimSuffix(url, "/chat/completions") + "/completions"
@@ -300,11 +313,6 @@ func positionalMerge(r io.Reader) (*agent.Turn, error) {
 	turn.ToolCalls = calls
 	return &turn, nil
 }
-
-// testPatience is how long an agent in process waits for one answer: 3 s,
-// as a process agent does, so that a loaded machine (CI runs the tests
-// beside real agents) never makes a slow answer look like a stall.
-const testPatience = slow * 3 * time.Second
 
 // agentFolder is the folder the test agents work in (Options.Folder): it
 // has no file the probe would name, so their path arguments are probe

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -425,15 +424,6 @@ func checkFault(c Case, want []Call, o outcome) verdict {
 		return verdict{status: Success, details: fmt.Sprintf("%s: exit %d%s", gaveUp(o), o.exitCode, stderrExcerpt(o.stderr))}
 	}
 	return verdict{status: Success, details: fmt.Sprintf("gave up with exit %d%s", o.exitCode, stderrExcerpt(o.stderr))}
-}
-
-// defaultRetryAfter is the Retry-After of fault_429.
-const defaultRetryAfter = time.Second
-
-// seconds is d as a Retry-After value: whole seconds ("1"), or decimal
-// seconds ("0.2") for the shorter waits tests set (Options.retryAfter).
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
 // count is "1 request", "2 requests".

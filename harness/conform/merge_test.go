@@ -38,7 +38,7 @@ func verdicts(results []Result) []verdictRow {
 // when the probe ran in their shard too.
 func TestShardedRunMergesToTheUnshardedVerdicts(t *testing.T) {
 	cmd := testAgentCommand(t, agentTwice)
-	opt := Options{Command: cmd, Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second}
+	opt := Options{Folder: agentFolder, Command: cmd, Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second}
 	run := RunInfo{API: "chat", Agent: "twice"}
 	baseline, err := ParseBaseline("b", []byte("clean\nindex_plus_1\ntruncated # passes: stale\n"), Cases())
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/cassette"
@@ -63,7 +64,7 @@ func newReplayer(name string, match MatchMode, ignore []string, cassettes []Serv
 		for n, i := range c.Interactions {
 			f := formatOf(i.Request.URL)
 			model, turn := f.TurnOf(urlPath(i.Request.URL), []byte(i.Request.Body))
-			body := []byte(i.Response.Body)
+			body := bytesOf(i.Response.Body)
 			reply := Reply{Status: i.Response.Code, Body: body, From: fmt.Sprintf("%s interaction %d", sc.Name, n+1)}
 			if ct := i.Response.Headers.Get("Content-Type"); ct != "" {
 				reply.Header = http.Header{"Content-Type": {ct}}
@@ -90,6 +91,14 @@ func newReplayer(name string, match MatchMode, ignore []string, cassettes []Serv
 		}
 	}
 	return r, nil
+}
+
+// bytesOf is the decoded body's own bytes, not a copy: a served body is
+// only ever read (sliced by faults, split into events, written out), so a
+// replay holds each body once (issue 23: serve held the decoded string and
+// a copy of it).
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // Models lists the recorded models, in order of first appearance.
