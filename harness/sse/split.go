@@ -24,7 +24,7 @@ func SplitEvents(body []byte) [][]byte {
 		}
 		i += n
 		if lineStart {
-			out = append(out, body[start:i])
+			out = append(out, body[start:i:i]) // capped: appending to an event never writes into the next
 			start = i
 		}
 		lineStart = true
