@@ -164,6 +164,9 @@ func splitArgsNameFirst(evs []*jsonObject) ([]*jsonObject, error) {
 
 func emptyCandidate(evs []*jsonObject) ([]*jsonObject, error) {
 	last := len(evs) - 1
+	if last < 0 {
+		return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+	}
 	ev := evs[last].clone()
 	c := &jsonObject{vals: map[string]any{}}
 	c.set("index", json.Number("0"))
@@ -174,6 +177,10 @@ func emptyCandidate(evs []*jsonObject) ([]*jsonObject, error) {
 
 func finishAlone(evs []*jsonObject) ([]*jsonObject, error) {
 	last := len(evs) - 1
+	if last < 0 || candidate(evs[last]) == nil || candidate(evs[last]).object("content") == nil {
+		// an answer ending in an error object or an empty candidate once made this panic
+		return nil, fmt.Errorf("the last event has no candidate content: %w", ErrNotApplicable)
+	}
 	end := evs[last].clone()
 	text := &jsonObject{vals: map[string]any{}}
 	text.set("text", "")
@@ -203,4 +210,9 @@ func malformedCall(evs []*jsonObject) ([]*jsonObject, error) {
 	return evs, nil
 }
 
-func cutLast(evs []*jsonObject) ([]*jsonObject, error) { return evs[:len(evs)-1], nil }
+func cutLast(evs []*jsonObject) ([]*jsonObject, error) {
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+	}
+	return evs[:len(evs)-1], nil
+}

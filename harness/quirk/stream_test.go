@@ -1,0 +1,140 @@
+package quirk
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/sse"
+)
+
+// answers are the streamed answers of every cassette in cassettes/ and
+// every stream fixture (wire/*/testdata/streams, this package's
+// testdata), by name.
+func answers(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	root := filepath.Join("..", "..")
+	walk := func(dir string, keep func(path string) bool, read func(path string, b []byte)) {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !keep(path) {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			read(path, b)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	walk("cassettes", func(p string) bool { return strings.HasSuffix(p, ".yaml") }, func(path string, b []byte) {
+		c, err := cassette.Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for n, i := range c.Interactions {
+			if isSSE(i.Response) {
+				out[fmt.Sprintf("%s#%d", path, n+1)] = []byte(i.Response.Body)
+			}
+		}
+	})
+	fixture := func(p string) bool { return strings.HasSuffix(p, ".sse") }
+	walk("wire", fixture, func(path string, b []byte) { out[path] = b })
+	walk(filepath.Join("harness", "quirk", "testdata"), fixture, func(path string, b []byte) { out[path] = b })
+	return out
+}
+
+// streamed feeds body to a Stream of q in the pieces cut gives and returns
+// what it sent and the first error.
+func streamed(q Quirk, seed int64, pieces [][]byte) ([]byte, error) {
+	s := q.Stream(seed)
+	var out []byte
+	var first error
+	for _, p := range pieces {
+		b, err := s.Write(p)
+		out = append(out, b...)
+		if first == nil {
+			first = err
+		}
+	}
+	b, err := s.Close()
+	if first == nil {
+		first = err
+	}
+	return append(out, b...), first
+}
+
+// randomPieces cuts body into pieces of 1 to 40 bytes, the seed's.
+func randomPieces(body []byte, seed int64) [][]byte {
+	rng := rechunk.NewRand(seed)
+	var out [][]byte
+	for len(body) > 0 {
+		n := min(len(body), 1+rng.Intn(40))
+		out = append(out, body[:n])
+		body = body[n:]
+	}
+	return out
+}
+
+// TestStreamIsApply: for every quirk and every recorded or fixture
+// answer, a Stream sends exactly what Apply makes of the whole answer, fed
+// event by event, byte by byte and in random pieces. Where Apply refuses
+// (ErrNotApplicable, or an answer it cannot read) the Stream refuses with
+// the same sentinel and sends the answer's events as they came.
+func TestStreamIsApply(t *testing.T) {
+	bodies := answers(t)
+	if len(bodies) < 200 {
+		t.Fatalf("only %d answers found: the walk lost cassettes or fixtures", len(bodies))
+	}
+	applied := 0
+	for _, q := range All() {
+		t.Run(q.Name, func(t *testing.T) {
+			for name, body := range bodies {
+				const seed = 7
+				whole, werr := q.Apply(body, seed)
+				cuts := map[string][][]byte{"events": sse.SplitEvents(body), "random 1": randomPieces(body, 1), "random 2": randomPieces(body, 2)}
+				if len(body) < 1024 {
+					cuts["bytes"] = randomPieces(body, -1)[:0]
+					for i := range body {
+						cuts["bytes"] = append(cuts["bytes"], body[i:i+1])
+					}
+				}
+				for cut, pieces := range cuts {
+					got, err := streamed(q, seed, pieces)
+					switch {
+					case werr == nil && err != nil:
+						t.Errorf("%s, %s: Apply gives no error, the stream %v", name, cut, err)
+					case werr == nil:
+						if diff := cmp.Diff(string(whole), string(got)); diff != "" {
+							t.Errorf("%s, %s: stream differs from Apply (-whole +stream):\n%s", name, cut, diff)
+						}
+					case errors.Is(werr, ErrNotApplicable) != errors.Is(err, ErrNotApplicable) || err == nil:
+						t.Errorf("%s, %s: Apply: %v; stream: %v", name, cut, werr, err)
+					default:
+						if diff := cmp.Diff(sse.Parse(body), sse.Parse(got)); diff != "" {
+							t.Errorf("%s, %s: a refused answer does not pass as it came (-answer +sent):\n%s", name, cut, diff)
+						}
+					}
+				}
+				if werr == nil {
+					applied++
+				}
+			}
+		})
+	}
+	if applied == 0 {
+		t.Fatal("no quirk applied to any answer")
+	}
+}
