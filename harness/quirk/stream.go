@@ -22,13 +22,13 @@ import (
 // Until the answer's format is known (its first event that says it, as
 // wire.Detect reads it) a quirk of one format holds those events too.
 type Stream struct {
-	q       Quirk
-	seed    int64
-	pending []byte // the event being read, not yet complete
-	ed      editor
-	decided bool     // the answer's format is known (or the quirk takes any)
+	q         Quirk
+	seed      int64
+	pending   []byte // the event being read, not yet complete
+	ed        editor
+	decided   bool     // the answer's format is known (or the quirk takes any)
 	undecided [][]byte // the events read before the format was known
-	passing bool     // an error happened: the rest passes as it comes
+	passing   bool     // an error happened: the rest passes as it comes
 }
 
 // editor is a quirk's streaming form: it takes each complete event (its

@@ -13,11 +13,11 @@ type streamForm struct {
 	// local: Apply edits each event on its own, so Apply(answer) is the
 	// events' Apply one after the other and nothing is held.
 	local bool
-	// holdFrom, when set, names the first event the transform may edit:
-	// the events before it are sent as pass writes them (the way Apply
-	// writes an event it leaves alone), from it on the answer is held and
-	// Apply'd at its end.
-	holdFrom func(sse.Event) bool
+	// holdFrom, when set, makes for each answer the test that names the
+	// first event the transform may edit: the events before it are sent as
+	// pass writes them (the way Apply writes an event it leaves alone),
+	// from it on the answer is held and Apply'd at its end.
+	holdFrom func() func(sse.Event) bool
 	pass     func(sse.Event) ([]byte, error)
 	// custom builds an editor of its own (comments, whose seed draws a
 	// number per event).
@@ -50,7 +50,11 @@ func (f streamForm) editor(q Quirk, seed int64) editor {
 	case f.local:
 		return &localEditor{apply: f.apply, seed: seed}
 	}
-	return &holdEditor{apply: q.Apply, seed: seed, pass: f.pass, holdFrom: f.holdFrom}
+	e := &holdEditor{apply: q.Apply, seed: seed, pass: f.pass}
+	if f.holdFrom != nil {
+		e.holdFrom = f.holdFrom()
+	}
+	return e
 }
 
 // localEditor applies a quirk that edits each event on its own to each

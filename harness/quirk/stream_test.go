@@ -1,6 +1,7 @@
 package quirk
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,25 @@ import (
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/sse"
 )
+
+// dataOf is what a body's events carry: each data, as JSON when it is.
+// A refused answer's events already sent went out as the quirk writes an
+// event it leaves alone (Gemini's re-encoded, comments left out), so that
+// is what the test compares.
+func dataOf(body []byte) []any {
+	var out []any
+	for _, ev := range sse.Parse(body) {
+		if !ev.HasData {
+			continue
+		}
+		var v any
+		if json.Unmarshal([]byte(ev.Data), &v) != nil {
+			v = ev.Data
+		}
+		out = append(out, v)
+	}
+	return out
+}
 
 // answers are the streamed answers of every cassette in cassettes/ and
 // every stream fixture (wire/*/testdata/streams, this package's
@@ -92,7 +112,7 @@ func randomPieces(body []byte, seed int64) [][]byte {
 // answer, a Stream sends exactly what Apply makes of the whole answer, fed
 // event by event, byte by byte and in random pieces. Where Apply refuses
 // (ErrNotApplicable, or an answer it cannot read) the Stream refuses with
-// the same sentinel and sends the answer's events as they came.
+// the same sentinel and sends the answer's data as it came.
 func TestStreamIsApply(t *testing.T) {
 	bodies := answers(t)
 	if len(bodies) < 200 {
@@ -123,7 +143,7 @@ func TestStreamIsApply(t *testing.T) {
 					case errors.Is(werr, ErrNotApplicable) != errors.Is(err, ErrNotApplicable) || err == nil:
 						t.Errorf("%s, %s: Apply: %v; stream: %v", name, cut, werr, err)
 					default:
-						if diff := cmp.Diff(sse.Parse(body), sse.Parse(got)); diff != "" {
+						if diff := cmp.Diff(dataOf(body), dataOf(got)); diff != "" {
 							t.Errorf("%s, %s: a refused answer does not pass as it came (-answer +sent):\n%s", name, cut, diff)
 						}
 					}
