@@ -18,6 +18,7 @@ type streamForm struct {
 	// pass writes them (the way Apply writes an event it leaves alone),
 	// from it on the answer is held and Apply'd at its end.
 	holdFrom func() func(sse.Event) bool
+	from     string // what holdFrom names, for Holds
 	pass     func(sse.Event) ([]byte, error)
 	// custom builds an editor of its own (comments, whose seed draws a
 	// number per event).
@@ -29,16 +30,16 @@ type streamForm struct {
 }
 
 // Holds says what a Stream of the quirk holds back: "nothing" (it edits
-// each event as it comes), "the calls" (the events before the answer's
-// first tool-call event go on at once, the rest at the end) or "the
-// answer" (its edit reaches the first events, or needs the end to know
-// where it goes).
+// each event as it comes), "from the first tool-call piece" and the like
+// (the events before it go on at once, the rest at the answer's end) or
+// "the answer" (its edit reaches the first events, or needs the end to
+// know where it goes).
 func (q Quirk) Holds() string {
 	switch f := q.streaming; {
 	case f.local || f.custom != nil:
 		return "nothing"
 	case f.holdFrom != nil:
-		return "the calls"
+		return "from " + f.from
 	}
 	return "the answer"
 }

@@ -184,23 +184,23 @@ var (
 	// eachEvent: Apply edits each event on its own.
 	eachEvent = streamForm{local: true}
 	// chatCalls: the edit starts at the first tool-call piece.
-	chatCalls = streamForm{pass: chatPass, holdFrom: stateless(chatCallEvent)}
+	chatCalls = streamForm{pass: chatPass, holdFrom: stateless(chatCallEvent), from: "the first tool-call piece"}
 	// msgCalls: the edit starts at the first tool_use block.
-	msgCalls = streamForm{pass: msgPass, holdFrom: stateless(msgToolUse)}
+	msgCalls = streamForm{pass: msgPass, holdFrom: stateless(msgToolUse), from: "the first tool_use block"}
 	// msgBlocks: the edit starts at the first event with a block index.
-	msgBlocks = streamForm{pass: msgPass, holdFrom: stateless(msgWithIndex)}
+	msgBlocks = streamForm{pass: msgPass, holdFrom: stateless(msgWithIndex), from: "the first content block"}
 	// respCalls: the edit starts at the first function-call event.
-	respCalls = streamForm{pass: chatPass, holdFrom: inOrder(respCallEvent)}
+	respCalls = streamForm{pass: chatPass, holdFrom: inOrder(respCallEvent), from: "the first function-call event"}
 	// gemCalls: the edit starts at the first event with a functionCall.
-	gemCalls = streamForm{pass: gemPass, holdFrom: stateless(gemCallEvent)}
+	gemCalls = streamForm{pass: gemPass, holdFrom: stateless(gemCallEvent), from: "the first functionCall event"}
 )
 
 // msgFrom: the edit starts at the first event of one of those types.
 func msgFrom(types ...string) streamForm {
-	return streamForm{pass: msgPass, holdFrom: stateless(eventTypes(types...))}
+	return streamForm{pass: msgPass, holdFrom: stateless(eventTypes(types...)), from: "the first " + strings.Join(types, " or ")}
 }
 
 // respFrom: the edit starts at the first event of one of those types.
 func respFrom(types ...string) streamForm {
-	return streamForm{pass: chatPass, holdFrom: inOrder(eventTypes(types...))}
+	return streamForm{pass: chatPass, holdFrom: inOrder(eventTypes(types...)), from: "the first " + strings.Join(types, " or ")}
 }

@@ -53,14 +53,30 @@ type Proxy struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// Rewrite, when set, changes the streamed answers the client gets
+	// (agentvcr proxy's quirks and faults, package chaos): it is called for
+	// each 200 text/event-stream answer with the request and its body, and
+	// returns nil to leave that answer alone. What is recorded is what the
+	// client got.
+	Rewrite func(r *http.Request, body []byte) Rewriter
+
 	mu       sync.Mutex // serialises log lines
 	recorded atomic.Int64
 	order    exchangeOrder
 	inflight sync.WaitGroup // the requests being served
 }
 
+// A Rewriter changes one streamed answer on its way to the client: Write
+// takes the upstream's bytes as they come and returns those to pass on,
+// Close those left at the end. An error is logged once; the bytes returned
+// with it are passed on all the same. quirk.Stream is one.
+type Rewriter interface {
+	Write(p []byte) ([]byte, error)
+	Close() ([]byte, error)
+}
+
 // NewProxy opens path (".yaml" is added when missing) for
-// recording; requests go to upstream (a base URL such as
+// recording, or records nothing when path is ""; requests go to upstream (a base URL such as
 // https://gateway.example/v1) through transport (http.DefaultTransport
 // when nil); its query (Azure's ?api-version=) is kept on every request,
 // and its userinfo is sent as basic auth to a client that sends no
@@ -75,11 +91,13 @@ func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer)
 		transport = http.DefaultTransport
 	}
 	p := &Proxy{upstream: u, user: u.User, shown: ShownURL(upstream), real: transport, log: log}
-	p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log})
-	if err != nil {
-		return nil, err
+	if path != "" {
+		p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log})
+		if err != nil {
+			return nil, err
+		}
+		p.cassette.AddSecrets(cassette.URLSecrets(u)...)
 	}
-	p.cassette.AddSecrets(cassette.URLSecrets(u)...)
 	p.upstream.User = nil
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	return p, nil
@@ -96,6 +114,9 @@ func (p *Proxy) Recorded() int { return int(p.recorded.Load()) }
 func (p *Proxy) Stop() error {
 	p.cancel()
 	p.inflight.Wait() // cut off, each gives its slot back: what is in order is committed
+	if p.cassette == nil {
+		return nil
+	}
 	return p.cassette.Stop()
 }
 
@@ -172,9 +193,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hopHeaders {
 		w.Header().Del(h)
 	}
+	var rw Rewriter
+	if p.Rewrite != nil && resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") &&
+		resp.Header.Get("Content-Encoding") == "" {
+		rw = p.Rewrite(r, body)
+	}
 	w.WriteHeader(resp.StatusCode)
-	got, ok := p.tee(w, resp, r.Method+" "+shown)
-	if !ok {
+	got, ok := p.tee(w, resp, rw, r.Method+" "+shown)
+	if !ok || p.cassette == nil {
 		return
 	}
 	// The recording holds bodies as text, scanned for secrets: each is
@@ -203,29 +229,48 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec = next
 }
 
-// tee streams the upstream's answer to the client as it arrives and
-// returns what is recorded: false when the answer broke off or was over
+// tee streams the upstream's answer to the client as it arrives, through
+// rw when it is not nil, and returns what is recorded (what the client
+// got): false when the answer broke off or was over
 // agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
 // exchange in log lines.
-func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, what string) ([]byte, bool) {
+func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, what string) ([]byte, bool) {
 	flusher, _ := w.(http.Flusher)
 	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
 	tooLong := false
+	logged := false
+	pass := func(b []byte, err error) {
+		if err != nil && !logged {
+			logged = true
+			p.logf("agentvcr: %s: %v", what, err)
+		}
+		if len(b) == 0 {
+			return
+		}
+		if got.Len()+len(b) > agent.DefaultMaxBodyBytes {
+			tooLong = true
+		} else {
+			got.Write(b)
+		}
+		w.Write(b) // a client that went away still lets the upstream finish
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
 	buf := make([]byte, 32<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
-			if got.Len()+n > agent.DefaultMaxBodyBytes {
-				tooLong = true
+			if rw != nil {
+				pass(rw.Write(buf[:n]))
 			} else {
-				got.Write(buf[:n])
-			}
-			w.Write(buf[:n]) // a client that went away still lets the upstream finish
-			if flusher != nil {
-				flusher.Flush()
+				pass(buf[:n], nil)
 			}
 		}
 		if errors.Is(rerr, io.EOF) {
+			if rw != nil {
+				pass(rw.Close())
+			}
 			break
 		}
 		if rerr != nil {
@@ -256,7 +301,9 @@ func (p *Proxy) commit(rec *http.Request) {
 // returns them all, to scrub what the proxy prints.
 func (p *Proxy) addSecrets(r *http.Request) cassette.Secrets {
 	secrets := append(cassette.HeaderSecrets(r.Header), cassette.URLSecrets(r.URL)...)
-	p.cassette.AddSecrets(secrets...)
+	if p.cassette != nil {
+		p.cassette.AddSecrets(secrets...)
+	}
 	if p.user != nil {
 		secrets = append(secrets, cassette.URLSecrets(&url.URL{User: p.user})...)
 	}
