@@ -63,6 +63,15 @@ func (s *faultStream) Close() ([]byte, error) {
 	return out, err
 }
 
+// End is the proxy's last call, once Close's bytes have gone out: a stall
+// or reset that broke the answer at its end acts here.
+func (s *faultStream) End() error {
+	if !s.broken {
+		return nil
+	}
+	return s.after()
+}
+
 // cut passes whole events while some are left to pass, then breaks.
 func (s *faultStream) cut(p []byte) []byte {
 	s.pending = append(s.pending, p...)

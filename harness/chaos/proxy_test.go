@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -23,6 +23,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/harness/record"
+	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
@@ -50,6 +51,15 @@ func upstreamOf(f *agent.Format, gatewayV1 string) string {
 // front unless c is nil, and returns the client's root URL and a function
 // that stops it and returns the recording's SSE answers.
 func startProxy(t *testing.T, upstream string, c *chaos.Chaos) (string, func() []string) {
+	root, stop := startRecording(t, upstream, c)
+	return root, func() []string {
+		answers, _ := stop()
+		return answers
+	}
+}
+
+// startRecording is startProxy whose stop also returns the recording.
+func startRecording(t *testing.T, upstream string, c *chaos.Chaos) (string, func() ([]string, []byte)) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rec.yaml")
 	var log bytes.Buffer
@@ -62,9 +72,11 @@ func startProxy(t *testing.T, upstream string, c *chaos.Chaos) (string, func() [
 		h = c.Handler(p)
 	}
 	srv := httptest.NewServer(h) // 127.0.0.1
-	return srv.URL, func() []string {
+	return srv.URL, func() ([]string, []byte) {
 		srv.Close()
-		if err := p.Stop(); err != nil {
+		if err := p.Stop(); errors.Is(err, cassette.ErrEmptyRecording) {
+			return nil, nil // every request was refused (a 429 or 500 fault)
+		} else if err != nil {
 			t.Fatalf("%v (proxy log: %s)", err, log.String())
 		}
 		data, err := os.ReadFile(path)
@@ -81,7 +93,7 @@ func startProxy(t *testing.T, upstream string, c *chaos.Chaos) (string, func() [
 				out = append(out, i.Response.Body)
 			}
 		}
-		return out
+		return out, data
 	}
 }
 
@@ -205,5 +217,56 @@ func TestProxyEveryQuirk(t *testing.T) {
 	}
 }
 
-// readAll reads a response body for the fault tests.
-func readAll(r io.Reader) string { b, _ := io.ReadAll(r); return string(b) }
+// TestProxyFaultsAreServes: a fault through the proxy gives our agent what
+// the same fault gives it under agentvcr serve replaying the same
+// conversation: the same messages, then the same error (URLs aside).
+func TestProxyFaultsAreServes(t *testing.T) {
+	gw := gateway.New(gatewayKey, demo.Scripts(tools.ZH)...)
+	gwURL, stop := gw.Start()
+	defer stop()
+	for _, f := range wire.All() {
+		upstream := upstreamOf(f, gwURL)
+		root, recorded := startRecording(t, upstream, nil)
+		if _, err := runAgent(context.Background(), t, f, root, demo.ScriptDemo); err != nil {
+			t.Fatal(err)
+		}
+		_, data := recorded()
+		for _, spec := range []string{"429", "500@2", "error-event:2", "error-event:0@2", "reset:1@2", "stall:2@1", "reset:99"} {
+			t.Run(f.Name+"/"+spec, func(t *testing.T) {
+				fault, err := serve.ParseFault(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				router := &serve.CassetteRouter{Cassettes: []serve.ServedCassette{{Name: "demo", Data: data}}, Fault: fault}
+				served, stopServe, err := (&serve.Server{Route: router.Route}).Start("127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer stopServe()
+				served = strings.TrimSuffix(served, "/v1")
+				proxied, received := startProxy(t, upstream, &chaos.Chaos{Fault: fault})
+				defer received()
+				run := func(root string) ([]string, string) {
+					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond) // the stall's end
+					defer cancel()
+					msgs, err := runAgent(ctx, t, f, root, demo.ScriptDemo)
+					if err == nil {
+						return transcript(msgs), "no error"
+					}
+					return transcript(msgs), strings.ReplaceAll(err.Error(), root, "ROOT")
+				}
+				wantMsgs, wantErr := run(served)
+				gotMsgs, gotErr := run(proxied)
+				if wantErr == "no error" && spec != "reset:99" {
+					t.Fatalf("serve -fault %s gives no error", spec)
+				}
+				if gotErr != wantErr {
+					t.Errorf("error through the proxy:\n  %s\nunder serve:\n  %s", gotErr, wantErr)
+				}
+				if diff := cmp.Diff(wantMsgs, gotMsgs); diff != "" {
+					t.Errorf("messages (-serve +proxy):\n%s", diff)
+				}
+			})
+		}
+	}
+}

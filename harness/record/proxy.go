@@ -75,6 +75,11 @@ type Rewriter interface {
 	Close() ([]byte, error)
 }
 
+// ender is a Rewriter with a last word, said once Close's bytes have
+// gone out: a stall fault waits there for the client to go, a reset
+// closes the connection.
+type ender interface{ End() error }
+
 // NewProxy opens path (".yaml" is added when missing) for
 // recording, or records nothing when path is ""; requests go to upstream (a base URL such as
 // https://gateway.example/v1) through transport (http.DefaultTransport
@@ -270,6 +275,9 @@ func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, wha
 		if errors.Is(rerr, io.EOF) {
 			if rw != nil {
 				pass(rw.Close())
+				if e, ok := rw.(ender); ok {
+					pass(nil, e.End())
+				}
 			}
 			break
 		}
