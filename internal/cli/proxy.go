@@ -106,7 +106,7 @@ func Proxy(ctx context.Context, env Env, args []string) int {
 	}
 	switch {
 	case upstream == "":
-		return fail(2, "no upstream: pass -upstream URL (the provider's base URL, e.g. %s)", wire.BaseURL(f, f.ExampleBaseURL))
+		return fail(2, "no upstream: pass -upstream URL (the provider's base URL, e.g. %s)", f.ExampleBaseURL)
 	case c.Quirk == nil && c.Fault.Kind == "":
 		return fail(2, "nothing to break: pass -quirk Q or -fault KIND (agentvcr record is the plain proxy)")
 	case env.Getenv("CI") == "true":
