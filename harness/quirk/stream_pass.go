@@ -12,7 +12,7 @@ import (
 // event it leaves alone (pass), and the first event its call transforms
 // may edit (holdFrom).
 
-// chatPass writes an event as parseQuirkStream's edits (chat and Responses)
+// chatPass writes an event as parseQuirkStream's edits (chat's, and Responses' without a sequence_number)
 // write one they leave alone: as parsed, LF-framed; a chunk that is not
 // valid JSON is the error Apply gives.
 func chatPass(ev sse.Event) ([]byte, error) {
@@ -22,6 +22,20 @@ func chatPass(ev sse.Event) ([]byte, error) {
 		}
 	}
 	return sse.Format([]sse.Event{ev}, "\n"), nil
+}
+
+// respPass writes an event as respEdit does: renumber sets every
+// sequence_number, so an event that has one is re-encoded (with its own
+// number: inOrder holds from the first out of order); others as chatPass.
+func respPass(ev sse.Event) ([]byte, error) {
+	if o := eventObject(ev); o != nil {
+		if _, ok := o.get("sequence_number"); ok {
+			b, _ := json.Marshal(o)
+			ev.Data = string(b)
+			return sse.Format([]sse.Event{ev}, "\n"), nil
+		}
+	}
+	return chatPass(ev)
 }
 
 // msgPass writes an event as msgEdit does: its data re-encoded, LF-framed.
@@ -166,11 +180,12 @@ func inOrder(test func(sse.Event) bool) func() func(sse.Event) bool {
 			if o == nil {
 				return false
 			}
-			if _, ok := o.get("sequence_number"); !ok {
+			seq, ok := o.get("sequence_number")
+			if !ok {
 				return false
 			}
 			n++
-			return o.str("sequence_number") != fmt.Sprint(n-1)
+			return fmt.Sprint(seq) != fmt.Sprint(n-1)
 		}
 	}
 }
@@ -190,7 +205,7 @@ var (
 	// msgBlocks: the edit starts at the first event with a block index.
 	msgBlocks = streamForm{pass: msgPass, holdFrom: stateless(msgWithIndex), from: "the first content block"}
 	// respCalls: the edit starts at the first function-call event.
-	respCalls = streamForm{pass: chatPass, holdFrom: inOrder(respCallEvent), from: "the first function-call event"}
+	respCalls = streamForm{pass: respPass, holdFrom: inOrder(respCallEvent), from: "the first function-call event"}
 	// gemCalls: the edit starts at the first event with a functionCall.
 	gemCalls = streamForm{pass: gemPass, holdFrom: stateless(gemCallEvent), from: "the first functionCall event"}
 )
@@ -202,5 +217,5 @@ func msgFrom(types ...string) streamForm {
 
 // respFrom: the edit starts at the first event of one of those types.
 func respFrom(types ...string) streamForm {
-	return streamForm{pass: chatPass, holdFrom: inOrder(eventTypes(types...)), from: "the first " + strings.Join(types, " or ")}
+	return streamForm{pass: respPass, holdFrom: inOrder(eventTypes(types...)), from: "the first " + strings.Join(types, " or ")}
 }

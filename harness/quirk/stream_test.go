@@ -170,3 +170,65 @@ func TestStreamIsApply(t *testing.T) {
 		t.Fatal("no quirk applied to any answer")
 	}
 }
+
+// TestStreamHoldsOnlyWhatItSays: fed the demo's first answer (text, then a
+// call) event by event, a quirk that holds nothing has sent, after each
+// event, all that Apply makes of the events so far (comments' closing
+// keepalive aside); one that holds from an event has sent the events
+// before it, and its bytes so far always begin Apply's. Proved failing by
+// a Stream that held every answer (the first version of this file).
+func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
+	bodies := answers(t)
+	first := map[string][]byte{}
+	for api, dir := range map[string]string{"chat": "", "messages": "messages/", "responses": "responses/", "gemini": "gemini/"} {
+		body, ok := bodies[filepath.Join("..", "..", "cassettes", dir+"demo.yaml")+"#1"]
+		if !ok {
+			t.Fatalf("no first answer in %sdemo.yaml", dir)
+		}
+		first[api] = body
+	}
+	closing := len(": keepalive\n\n")
+	for _, q := range All() {
+		for api, body := range first {
+			if q.API != "" && q.API != api {
+				continue
+			}
+			whole, err := q.Apply(body, 3)
+			if err != nil {
+				continue // refused: TestStreamIsApply covers it
+			}
+			s := q.Stream(3)
+			var sent []byte
+			var prefix []byte
+			sentEarly := 0
+			events := sse.SplitEvents(body)
+			for k, ev := range events {
+				b, err := s.Write(ev)
+				if err != nil {
+					t.Fatalf("%s on %s: event %d: %v", q.Name, api, k+1, err)
+				}
+				sent = append(sent, b...)
+				prefix = append(prefix, ev...)
+				if !bytes.HasPrefix(whole, sent) {
+					t.Fatalf("%s on %s: after event %d the stream sent what Apply does not begin with", q.Name, api, k+1)
+				}
+				if k < len(events)-1 {
+					sentEarly = len(sent)
+				}
+				if q.Holds() != "nothing" {
+					continue
+				}
+				soFar, err := q.Apply(prefix, 3)
+				if err != nil {
+					t.Fatalf("%s on %s: Apply of %d events: %v", q.Name, api, k+1, err)
+				}
+				if !bytes.HasPrefix(soFar, sent) || len(soFar)-len(sent) > closing {
+					t.Errorf("%s on %s holds back after event %d:\nsent  %q\nApply %q", q.Name, api, k+1, sent, soFar)
+				}
+			}
+			if strings.HasPrefix(q.Holds(), "from ") && sentEarly == 0 {
+				t.Errorf("%s on %s (holds %s) sent nothing before the answer's end", q.Name, api, q.Holds())
+			}
+		}
+	}
+}

@@ -1,6 +1,8 @@
 // Package cli holds the agentvcr commands: run (the agent loop, offline
-// demo, replay, live and record), merge, tool, selftest and conform (the
-// quirk catalog against any agent's command, through harness/conform).
+// demo, replay, live and record), merge, tool, selftest, serve, record,
+// proxy (quirks and faults on an agent's live traffic, through
+// harness/chaos) and conform (the quirk catalog against any agent's
+// command, through harness/conform).
 //
 // Main takes an Env (folder, environment, streams, colour, transport)
 // instead of reading the process's own, so the scenarios drive exactly what
