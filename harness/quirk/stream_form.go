@@ -21,8 +21,9 @@ type streamForm struct {
 	from     string // what holdFrom names, for Holds
 	pass     func(sse.Event) ([]byte, error)
 	// custom builds an editor of its own (comments, whose seed draws a
-	// number per event).
+	// number per event; several_choices), which holds what holds says.
 	custom func(seed int64) editor
+	holds  string
 	// apply is the quirk's Apply without the format guard (All sets it):
 	// a local form applies it to single events, whose format alone may not
 	// tell (the Stream has its own guard).
@@ -36,7 +37,9 @@ type streamForm struct {
 // know where it goes).
 func (q Quirk) Holds() string {
 	switch f := q.streaming; {
-	case f.local || f.custom != nil:
+	case f.custom != nil:
+		return f.holds
+	case f.local:
 		return "nothing"
 	case f.holdFrom != nil:
 		return "from " + f.from
