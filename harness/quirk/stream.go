@@ -56,7 +56,14 @@ func (s *Stream) Write(p []byte) ([]byte, error) {
 	if s.passing {
 		return p, nil
 	}
+	// No event completes without a line end, or the byte after a CR that
+	// may have begun a CRLF: skip the scan (bytes trickling in one by one
+	// would make it quadratic).
+	crLast := len(s.pending) > 0 && s.pending[len(s.pending)-1] == '\r'
 	s.pending = append(s.pending, p...)
+	if !crLast && !bytes.ContainsAny(p, "\r\n") {
+		return nil, nil
+	}
 	var out []byte
 	for {
 		n := completeEvent(s.pending)

@@ -158,6 +158,7 @@ func TestStreamIsApply(t *testing.T) {
 						}
 					case errors.Is(werr, ErrNotApplicable) != errors.Is(err, ErrNotApplicable) || err == nil:
 						t.Errorf("%s, %s: Apply: %v; stream: %v", name, cut, werr, err)
+					case bytes.Equal(body, got): // refused before anything was re-encoded
 					default:
 						want, sent := dataOf(body), dataOf(got)
 						if reflect.DeepEqual(want, sent) {
