@@ -27,7 +27,7 @@ func geminiQuirks() []Quirk {
 			Doc: "the finishReason and usage in a last event of their own with an empty text part (Gemini 2.5 streams)"},
 		{Name: "gemini_lf", streaming: eachEvent, Benign: true, Apply: func(body []byte, _ int64) ([]byte, error) { return sse.Format(sse.Parse(body), "\n"), nil },
 			Doc: "LF line ends instead of Google's CRLF (proxies that re-frame the stream)"},
-		{Name: "gemini_error_midstream", Benign: false, Apply: gemEdit(geminiErrorMidstream),
+		{Name: "gemini_error_midstream", streaming: gemAfterFirst, Benign: false, Apply: gemEdit(geminiErrorMidstream),
 			Doc: `an error object {"code":503,"status":"UNAVAILABLE"} after HTTP 200 and the first event, then the end (an overloaded model mid-answer)`},
 		{Name: "gemini_malformed_function_call", streaming: gemCalls, Benign: false, Apply: gemEdit(malformedCall),
 			Doc: "the event with the calls replaced by an empty candidate with finishReason MALFORMED_FUNCTION_CALL (pydantic/pydantic-ai PR 3300)"},

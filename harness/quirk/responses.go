@@ -61,6 +61,8 @@ func responsesQuirks() []Quirk {
 		switch strings.TrimPrefix(qs[i].Name, "responses_") {
 		case "added_by_call_id", "args_only_in_done", "args_only_in_item_done", "args_one_rune", "args_done_differs", "bad_args":
 			qs[i].streaming = respCalls // they edit the calls' events (and response.completed after them)
+		case "shared_output_index":
+			qs[i].streaming = respCallsOrCompleted
 		case "completed_empty", "completed_reordered", "done_marker", "truncated", "failed", "incomplete", "error_event", "second_response":
 			qs[i].streaming = respFrom("response.completed")
 		}

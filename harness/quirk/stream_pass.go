@@ -219,3 +219,20 @@ func msgFrom(types ...string) streamForm {
 func respFrom(types ...string) streamForm {
 	return streamForm{pass: respPass, holdFrom: inOrder(eventTypes(types...)), from: "the first " + strings.Join(types, " or ")}
 }
+
+// gemAfterFirst: the edit keeps the first data event and replaces the rest
+// (gemini_error_midstream), so it holds from the second.
+var gemAfterFirst = streamForm{pass: gemPass, from: "the second event", holdFrom: func() func(sse.Event) bool {
+	seen := 0
+	return func(ev sse.Event) bool {
+		if ev.HasData {
+			seen++
+		}
+		return seen > 1
+	}
+}}
+
+// respCallsOrCompleted: the edit starts at the first function-call event
+// or response.completed (responses_shared_output_index edits both).
+var respCallsOrCompleted = streamForm{pass: respPass, from: "the first function-call event or response.completed",
+	holdFrom: inOrder(func(ev sse.Event) bool { return respCallEvent(ev) || eventTypes("response.completed")(ev) })}
