@@ -23,6 +23,9 @@
 //     and the chat call quirks that edit each piece knowing only its call
 //     so far (index_plus_1, index_minus_1, ids_dropped, id_every_piece,
 //     name_every_piece: a pieceEdit, its call found as the pieces come);
+//   - the latest event: gemini_finish_alone, gemini_empty_candidate and
+//     gemini_cut_before_finish edit only the answer's last event, so each
+//     event waits for the next (and the last is Apply'd alone);
 //   - one chunk: several_choices holds each chunk of choice 0 until the
 //     next (the decoy after the last one carries the finish), and the
 //     answer's start until its second chunk (a shorter answer is left as it
@@ -39,8 +42,7 @@
 //   - the answer: quirks whose edit reaches the first events or depends on
 //     the last one (messages_usage_final_delta moves message_start's count
 //     into the last delta, messages_prefilled_start, the Responses quirks
-//     that rotate ids or drop response.created, gemini_finish_alone and the
-//     cuts that drop the last event).
+//     that rotate ids or drop response.created).
 //
 // A held answer is applied to a copy of the whole answer (the events
 // already sent included), and the Stream checks that Apply's bytes begin

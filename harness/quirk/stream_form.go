@@ -13,6 +13,9 @@ type streamForm struct {
 	// local: Apply edits each event on its own, so Apply(answer) is the
 	// events' Apply one after the other and nothing is held.
 	local bool
+	// last: Apply edits only the answer's last data event (and passes the
+	// others as pass writes them), so that event alone is held.
+	last bool
 	// holdFrom, when set, makes for each answer the test that names the
 	// first event the transform may edit: the events before it are sent as
 	// pass writes them (the way Apply writes an event it leaves alone),
@@ -41,6 +44,8 @@ func (q Quirk) Holds() string {
 		return f.holds
 	case f.local:
 		return "nothing"
+	case f.last:
+		return "the latest event"
 	case f.holdFrom != nil:
 		return "from " + f.from
 	}
@@ -53,6 +58,8 @@ func (f streamForm) editor(q Quirk, seed int64) editor {
 		return f.custom(seed)
 	case f.local:
 		return &localEditor{apply: f.apply, seed: seed}
+	case f.last:
+		return &lastEditor{apply: f.apply, seed: seed, pass: f.pass}
 	}
 	e := &holdEditor{apply: q.Apply, seed: seed, pass: f.pass}
 	if f.holdFrom != nil {
@@ -77,6 +84,47 @@ func (e *localEditor) event(raw []byte) ([]byte, error) {
 }
 
 func (e *localEditor) end() ([]byte, error) { return nil, nil }
+
+// lastEditor holds the latest data event until the next one comes (then
+// sends it as pass writes it); at the end it sends what Apply makes of the
+// last one alone.
+type lastEditor struct {
+	apply   func([]byte, int64) ([]byte, error)
+	seed    int64
+	pass    func(sse.Event) ([]byte, error)
+	pending []byte // the latest data event, as it came
+}
+
+func (e *lastEditor) event(raw []byte) ([]byte, error) {
+	var out []byte
+	for _, ev := range sse.Parse(raw) {
+		if !ev.HasData {
+			b, err := e.pass(ev)
+			if err != nil {
+				return append(e.pending, raw...), err
+			}
+			out = append(out, b...)
+			continue
+		}
+		if e.pending != nil {
+			b, err := e.pass(sse.Parse(e.pending)[0])
+			if err != nil {
+				return append(e.pending, raw...), err
+			}
+			out = append(out, b...)
+		}
+		e.pending = raw
+	}
+	return out, nil
+}
+
+func (e *lastEditor) end() ([]byte, error) {
+	out, err := e.apply(e.pending, e.seed)
+	if err != nil {
+		return e.pending, err
+	}
+	return out, nil
+}
 
 // holdEditor sends the events before the first one holdFrom names as pass
 // writes them, holds the rest, and at the end sends what Apply makes of the

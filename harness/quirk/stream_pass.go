@@ -236,3 +236,7 @@ var gemAfterFirst = streamForm{pass: gemPass, from: "the second event", holdFrom
 // or response.completed (responses_shared_output_index edits both).
 var respCallsOrCompleted = streamForm{pass: respPass, from: "the first function-call event or response.completed",
 	holdFrom: inOrder(func(ev sse.Event) bool { return respCallEvent(ev) || eventTypes("response.completed")(ev) })}
+
+// gemLast: the edit touches only the last event (gemini_finish_alone,
+// gemini_empty_candidate, gemini_cut_before_finish), which alone is held.
+var gemLast = streamForm{pass: gemPass, last: true}
