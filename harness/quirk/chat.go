@@ -14,39 +14,39 @@ import (
 func chatQuirks() []Quirk {
 	chat := chat.Format.Name
 	qs := []Quirk{
-		{Name: "index_plus_1", API: chat, Benign: true, Apply: callEdit(shiftIndex(+1)),
+		{Name: "index_plus_1", streaming: pieceForm(shiftIndex(+1)), API: chat, Benign: true, Apply: callEdit(eachPiece(shiftIndex(+1))),
 			Doc: "tool_calls[].index counts from 1 (Anthropic content-block index passed through: litellm #5231, cline #13123)"},
-		{Name: "index_minus_1", API: chat, Benign: true, Apply: callEdit(shiftIndex(-1)),
+		{Name: "index_minus_1", streaming: pieceForm(shiftIndex(-1)), API: chat, Benign: true, Apply: callEdit(eachPiece(shiftIndex(-1))),
 			Doc: "tool_calls[].index counts from -1 (bedrock-access-gateway PR #247)"},
-		{Name: "interleaved_calls", API: chat, Benign: true, Apply: callEdit(interleave),
+		{Name: "interleaved_calls", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(interleave),
 			Doc: "pieces of parallel calls alternate, each keeping its index (the OpenAI protocol allows it)"},
-		{Name: "args_one_rune", API: chat, Benign: true, Apply: callEdit(resplitArgs(oneRune)),
+		{Name: "args_one_rune", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(resplitArgs(oneRune)),
 			Doc: "arguments arrive one rune per piece (Kimi via OpenRouter)"},
-		{Name: "args_split_escapes", API: chat, Benign: true, Apply: callEdit(resplitArgs(insideEscapes)),
+		{Name: "args_split_escapes", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(resplitArgs(insideEscapes)),
 			Doc: `arguments split inside \" \\ and \uXXXX escapes (Azure, Anthropic fine-grained pieces)`},
-		{Name: "ids_dropped", API: chat, Benign: true, DropsIDs: true, Apply: callEdit(dropIDs),
+		{Name: "ids_dropped", streaming: pieceForm(dropID), API: chat, Benign: true, DropsIDs: true, Apply: callEdit(eachPiece(dropID)),
 			Doc: `no id on the first call, "" on the second (vLLM #18412, Gemini compat openai-dotnet #428)`},
-		{Name: "id_every_piece", API: chat, Benign: true, Apply: callEdit(repeatField("id")),
+		{Name: "id_every_piece", streaming: pieceForm(repeatField("id")), API: chat, Benign: true, Apply: callEdit(eachPiece(repeatField("id"))),
 			Doc: "the call's id repeated on every piece (LiteLLM proxy #20480)"},
-		{Name: "name_every_piece", API: chat, Benign: true, Apply: callEdit(repeatField("name")),
+		{Name: "name_every_piece", streaming: pieceForm(repeatField("name")), API: chat, Benign: true, Apply: callEdit(eachPiece(repeatField("name"))),
 			Doc: "the call's name repeated on every piece (llama.cpp #13774, MiniMax via NIM)"},
-		{Name: "no_index", API: chat, Benign: true, Apply: callEdit(noIndex),
+		{Name: "no_index", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(noIndex),
 			Doc: "no index on any piece, calls one after the other (Gemini compat, OpenMAIC #1556)"},
-		{Name: "all_index_0", API: chat, Benign: true, Apply: callEdit(allIndexZero),
+		{Name: "all_index_0", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(allIndexZero),
 			Doc: "every call at index 0 with distinct ids (Ollama #15457)"},
-		{Name: "finish_stop", API: chat, Benign: true, Apply: callEdit(finishStop),
+		{Name: "finish_stop", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(finishStop),
 			Doc: `finish_reason "stop" although calls were streamed (Gemini compat, python-genai #2868)`},
-		{Name: "crlf", Benign: true, Apply: crlf,
+		{Name: "crlf", streaming: eachEvent, Benign: true, Apply: crlf,
 			Doc: "CRLF line endings (Azure, sse-starlette; OrcaRouter PR #98)"},
-		{Name: "comments", Benign: true, Apply: comments,
+		{Name: "comments", streaming: streamForm{custom: newCommentsEditor, holds: "nothing"}, Benign: true, Apply: comments,
 			Doc: "': OPENROUTER PROCESSING' first, ': keepalive' lines between events and after [DONE] (OpenRouter)"},
-		{Name: "no_done", API: chat, Benign: true, Apply: noDone,
+		{Name: "no_done", streaming: eachEvent, API: chat, Benign: true, Apply: noDone,
 			Doc: "no data: [DONE] after the finish chunk (Cerebras, Perplexity; bifrost #2910)"},
-		{Name: "content_parts", API: chat, Benign: true, Apply: contentParts,
+		{Name: "content_parts", streaming: eachEvent, API: chat, Benign: true, Apply: contentParts,
 			Doc: `delta.content as an array of typed parts, [{"type":"text","text":...}] (Mistral, Databricks: litellm #16272, databricks/appkit #559)`},
-		{Name: "several_choices", API: chat, Benign: true, Apply: severalChoices,
+		{Name: "several_choices", streaming: streamForm{custom: newSeveralChoicesEditor, holds: "the answer's first chunk, then each chunk until the next"}, API: chat, Benign: true, Apply: severalChoices,
 			Doc: "a second answer (choice 1, with a call of its own) interleaved with the stream's (n > 1: litellm #35793)"},
-		{Name: "bad_args", API: chat, Benign: false, Apply: callEdit(badArgs),
+		{Name: "bad_args", streaming: chatCalls, API: chat, Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},
 	}
 	return append(qs, chatPieceQuirks(chat)...)
@@ -66,19 +66,16 @@ func callEdit(edit func(s *quirkStream, groups []*callGroup) error) func([]byte,
 	}
 }
 
-func shiftIndex(delta int64) func(*quirkStream, []*callGroup) error {
-	return func(s *quirkStream, groups []*callGroup) error {
-		for _, g := range groups {
-			n, err := g.index.Int64()
-			if err != nil {
-				return fmt.Errorf("call %s has no numeric index: %w", g.id, ErrNotApplicable)
-			}
-			for _, i := range g.items {
-				s.items[i].toolCall().set("index", json.Number(fmt.Sprint(n+delta)))
-				s.items[i].dirty = true
-			}
+// shiftIndex moves every piece's index by delta (a call with no numeric
+// index: the quirk does not apply).
+func shiftIndex(delta int64) pieceEdit {
+	return func(tc, _ *jsonObject, g *callGroup, _ int) (bool, error) {
+		n, err := g.index.Int64()
+		if err != nil {
+			return false, fmt.Errorf("call %s has no numeric index: %w", g.id, ErrNotApplicable)
 		}
-		return nil
+		tc.set("index", json.Number(fmt.Sprint(n+delta)))
+		return true, nil
 	}
 }
 
@@ -160,42 +157,32 @@ func insideEscapes(args string) []string {
 	return out
 }
 
-// dropIDs removes the id of even-numbered calls and sets "" on odd ones.
-func dropIDs(s *quirkStream, groups []*callGroup) error {
-	for n, g := range groups {
-		for _, i := range g.items {
-			tc := s.items[i].toolCall()
-			if _, ok := tc.get("id"); !ok {
-				continue
-			}
-			if n%2 == 0 {
-				tc.del("id")
-			} else {
-				tc.set("id", "")
-			}
-			s.items[i].dirty = true
-		}
+// dropID removes the id of even-numbered calls and sets "" on odd ones.
+func dropID(tc, _ *jsonObject, _ *callGroup, n int) (bool, error) {
+	if _, ok := tc.get("id"); !ok {
+		return false, nil
 	}
-	return nil
+	if n%2 == 0 {
+		tc.del("id")
+	} else {
+		tc.set("id", "")
+	}
+	return true, nil
 }
 
 // repeatField copies the call's id ("id") or function name ("name") onto
-// every piece of the call.
-func repeatField(field string) func(*quirkStream, []*callGroup) error {
-	return func(s *quirkStream, groups []*callGroup) error {
-		for _, g := range groups {
-			head := s.items[g.items[0]].toolCall()
-			for _, i := range g.items[1:] {
-				tc := s.items[i].toolCall()
-				if field == "id" {
-					tc.setAfter("index", "id", head.str("id"))
-				} else if fn := tc.object("function"); fn != nil {
-					fn.setAfter("", "name", head.object("function").str("name"))
-				}
-				s.items[i].dirty = true
-			}
+// every piece of the call after its first.
+func repeatField(field string) pieceEdit {
+	return func(tc, head *jsonObject, _ *callGroup, _ int) (bool, error) {
+		if tc == head {
+			return false, nil
 		}
-		return nil
+		if field == "id" {
+			tc.setAfter("index", "id", head.str("id"))
+		} else if fn := tc.object("function"); fn != nil {
+			fn.setAfter("", "name", head.object("function").str("name"))
+		}
+		return true, nil
 	}
 }
 

@@ -85,3 +85,66 @@ func decoyItem(tmpl *streamItem, n int, last bool) *streamItem {
 	chunk.del("usage")
 	return &streamItem{ev: sse.Event{Name: tmpl.ev.Name, HasData: true}, chunk: chunk, dirty: true}
 }
+
+// severalChoicesEditor is severalChoices on an answer as it arrives. It
+// holds the answer until its second chunk of choice 0 (before it, the
+// answer may be too short to change), then each chunk of choice 0 until the
+// next one comes or the answer ends: only then is it known whether the
+// decoy after it is the second answer's last chunk (with the finish).
+type severalChoicesEditor struct {
+	raw     []byte        // the answer as it came, until it is known to change
+	pending []*streamItem // from the latest chunk of choice 0 on
+	own     int           // chunks of choice 0 so far
+}
+
+func newSeveralChoicesEditor(int64) editor { return &severalChoicesEditor{} }
+
+func (e *severalChoicesEditor) event(raw []byte) ([]byte, error) {
+	if e.own < 2 {
+		e.raw = append(e.raw, raw...)
+	}
+	s, err := parseQuirkStream(raw)
+	if err != nil {
+		if e.own < 2 {
+			return e.raw, err
+		}
+		held, _ := (&quirkStream{items: e.pending}).bytes("\n") // they were read whole
+		return append(held, raw...), err
+	}
+	var out []*streamItem
+	for _, it := range s.items {
+		if firstDelta(it.chunk) != nil {
+			if e.own > 0 {
+				out = append(out, e.flush(false)...)
+			}
+			e.own++
+		}
+		e.pending = append(e.pending, it)
+	}
+	if e.own < 2 {
+		return nil, nil
+	}
+	e.raw = nil
+	return (&quirkStream{items: out}).bytes("\n")
+}
+
+func (e *severalChoicesEditor) end() ([]byte, error) {
+	if e.own < 2 {
+		return e.raw, nil // as severalChoices leaves a short answer
+	}
+	return (&quirkStream{items: e.flush(true)}).bytes("\n")
+}
+
+// flush returns the pending items with the decoy after the chunk of
+// choice 0 among them (the own-th), and empties them.
+func (e *severalChoicesEditor) flush(last bool) []*streamItem {
+	var out []*streamItem
+	for _, it := range e.pending {
+		out = append(out, it)
+		if firstDelta(it.chunk) != nil {
+			out = append(out, decoyItem(it, e.own-1, last))
+		}
+	}
+	e.pending = nil
+	return out
+}

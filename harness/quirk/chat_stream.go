@@ -107,36 +107,50 @@ func pieceItem(tmpl *streamItem, tc *jsonObject) *streamItem {
 // calls groups the tool-call pieces as a clean stream means them: by index;
 // without an index a new id opens a call and other pieces continue the last.
 func (s *quirkStream) calls() []*callGroup {
-	var groups []*callGroup
-	byIndex := map[json.Number]*callGroup{}
-	var last *callGroup
+	var c callGrouper
 	for i, it := range s.items {
-		tc := it.toolCall()
-		if tc == nil {
-			continue
+		if tc := it.toolCall(); tc != nil {
+			c.add(i, tc)
 		}
-		idx, hasIdx := tc.get("index")
-		num, _ := idx.(json.Number)
-		var g *callGroup
-		switch {
-		case hasIdx && byIndex[num] != nil:
-			g = byIndex[num]
-		case hasIdx || tc.str("id") != "" || last == nil:
-			g = &callGroup{index: num}
-			groups = append(groups, g)
-			if hasIdx {
-				byIndex[num] = g
-			}
-		default:
-			g = last
-		}
-		if g.id == "" {
-			g.id = tc.str("id")
-		}
-		g.items = append(g.items, i)
-		last = g
 	}
-	return groups
+	return c.groups
+}
+
+// callGrouper groups pieces one at a time, in stream order: a piece's call
+// depends only on the pieces before it (calls reads a whole stream with it,
+// a streamed piece edit one piece at a time).
+type callGrouper struct {
+	groups  []*callGroup
+	byIndex map[json.Number]*callGroup
+	last    *callGroup
+}
+
+// add puts the i-th item, whose piece is tc, in its call and returns it.
+func (c *callGrouper) add(i int, tc *jsonObject) *callGroup {
+	if c.byIndex == nil {
+		c.byIndex = map[json.Number]*callGroup{}
+	}
+	idx, hasIdx := tc.get("index")
+	num, _ := idx.(json.Number)
+	var g *callGroup
+	switch {
+	case hasIdx && c.byIndex[num] != nil:
+		g = c.byIndex[num]
+	case hasIdx || tc.str("id") != "" || c.last == nil:
+		g = &callGroup{index: num}
+		c.groups = append(c.groups, g)
+		if hasIdx {
+			c.byIndex[num] = g
+		}
+	default:
+		g = c.last
+	}
+	if g.id == "" {
+		g.id = tc.str("id")
+	}
+	g.items = append(g.items, i)
+	c.last = g
+	return g
 }
 
 // contiguous reports whether each call's pieces follow one another with no

@@ -8,7 +8,51 @@
 // case URLs). Apply a quirk to one SSE body with Quirk.Apply(body, seed),
 // to every SSE response of a cassette with ApplyToCassette (dropped call
 // ids are renamed in the requests that follow, as the agent will send
-// them), or to live traffic with Transport.
+// them), or to live traffic with Transport (which reads each answer whole)
+// or Stream (which takes an answer as it arrives: agentvcr proxy).
+//
+// Streaming: q.Stream(seed) returns a Stream; Write hands it the answer's
+// bytes in any pieces and returns the bytes to send on, Close the rest.
+// What it sends in all is exactly q.Apply(answer, seed) (TestStreamIsApply
+// checks it for every quirk, over every cassette's answers and every stream
+// fixture, fed event by event, byte by byte and in random pieces). Each
+// quirk holds back only what its edit needs, as q.Holds says:
+//   - nothing: the framing quirks (crlf, comments, gemini_lf, no_done,
+//     messages_no_event_lines...), those that edit each event on its own
+//     (content_parts, messages_input_null, messages_ping_before_delta...)
+//     and the chat call quirks that edit each piece knowing only its call
+//     so far (index_plus_1, index_minus_1, ids_dropped, id_every_piece,
+//     name_every_piece: a pieceEdit, its call found as the pieces come);
+//   - the latest event: gemini_finish_alone, gemini_empty_candidate and
+//     gemini_cut_before_finish edit only the answer's last event, so each
+//     event waits for the next (and the last is Apply'd alone);
+//   - one chunk: several_choices holds each chunk of choice 0 until the
+//     next (the decoy after the last one carries the finish), and the
+//     answer's start until its second chunk (a shorter answer is left as it
+//     came);
+//   - from the first event its edit may touch (a chat tool-call piece, a
+//     tool_use block, a Responses function-call event, a Gemini
+//     functionCall): the events before it go on at once, re-encoded as
+//     Apply writes an event it leaves alone; from it on the answer is held
+//     and Apply'd whole at its end. Resplitting a call's arguments needs
+//     the whole call, interleaving needs every call, no_index and
+//     all_index_0 apply only if no call comes back after another started,
+//     bad_args edits the last piece that has a '}': none of that is known
+//     before the calls end;
+//   - the answer: quirks whose edit reaches the first events or depends on
+//     the last one (messages_usage_final_delta moves message_start's count
+//     into the last delta, messages_prefilled_start, the Responses quirks
+//     that rotate ids or drop response.created).
+//
+// A held answer is applied to a copy of the whole answer (the events
+// already sent included), and the Stream checks that Apply's bytes begin
+// with what it sent. A refusal (ErrNotApplicable, or an answer Apply cannot
+// read) comes back from Write or Close with the held events as they came;
+// the Stream then passes the rest through. One refusal comes late: a
+// per-piece quirk that meets a call it does not fit (index_plus_1 and a
+// call without an index) after it edited earlier calls has sent those
+// edits, where Apply would have refused the whole answer; its error says
+// so (no recorded answer or fixture mixes such calls).
 //
 // Rules:
 //   - A quirk's API names the format it edits (agent.Format.Name: chat,

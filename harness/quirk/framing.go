@@ -16,17 +16,25 @@ func crlf(body []byte, _ int64) ([]byte, error) {
 // comments puts ": OPENROUTER PROCESSING" first, 0 to 2 ": keepalive" lines
 // (picked by the seed) before every event, and one more after the last.
 func comments(body []byte, seed int64) ([]byte, error) {
-	rng := rechunk.NewRand(seed)
+	rng := newCommentRand(seed)
 	events := sse.Parse(body)
 	out := []sse.Event{{Comments: []string{" OPENROUTER PROCESSING"}}}
 	for _, ev := range events {
-		var cs []string
-		for range rng.Intn(3) {
-			cs = append(cs, " keepalive")
-		}
-		ev.Comments = append(cs, ev.Comments...)
-		out = append(out, ev)
+		out = append(out, keepalives(ev, rng.Intn(3)))
 	}
 	out = append(out, sse.Event{Comments: []string{" keepalive"}})
 	return sse.Format(out, "\n"), nil
+}
+
+// newCommentRand draws how many keepalives go before each event.
+func newCommentRand(seed int64) *rechunk.Rand { return rechunk.NewRand(seed) }
+
+// keepalives puts n ": keepalive" lines before the event's own comments.
+func keepalives(ev sse.Event, n int) sse.Event {
+	var cs []string
+	for range n {
+		cs = append(cs, " keepalive")
+	}
+	ev.Comments = append(cs, ev.Comments...)
+	return ev
 }

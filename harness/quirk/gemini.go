@@ -15,23 +15,23 @@ import (
 // "gemini_".
 func geminiQuirks() []Quirk {
 	qs := []Quirk{
-		{Name: "gemini_call_ids_dropped", Benign: true, DropsIDs: true, Apply: gemEdit(dropCallIDs),
+		{Name: "gemini_call_ids_dropped", streaming: gemCalls, Benign: true, DropsIDs: true, Apply: gemEdit(dropCallIDs),
 			Doc: "functionCall parts without an id, as the Gemini API sends them; the client makes its own (agentvcr issue 20, Gemini CLI 0.61.0)"},
-		{Name: "gemini_calls_across_events", Benign: true, Apply: gemEdit(callsAcrossEvents),
+		{Name: "gemini_calls_across_events", streaming: gemCalls, Benign: true, Apply: gemEdit(callsAcrossEvents),
 			Doc: "each call whole in its own event instead of one part list (bug-ops/zeph PR 1767)"},
-		{Name: "gemini_args_split_name_first", Benign: true, Warns: true, Apply: gemEdit(splitArgsNameFirst),
+		{Name: "gemini_args_split_name_first", streaming: gemCalls, Benign: true, Warns: true, Apply: gemEdit(splitArgsNameFirst),
 			Doc: "a call's name with empty args first, its args in a later part without a name (smallmain/vscode-unify-chat-provider PR 49)"},
-		{Name: "gemini_empty_candidate", Benign: true, Apply: gemEdit(emptyCandidate),
+		{Name: "gemini_empty_candidate", streaming: gemLast, Benign: true, Apply: gemEdit(emptyCandidate),
 			Doc: "an event whose candidate has neither content nor finishReason before the last one (keep-alive chunks of translating proxies)"},
-		{Name: "gemini_finish_alone", Benign: true, Apply: gemEdit(finishAlone),
+		{Name: "gemini_finish_alone", streaming: gemLast, Benign: true, Apply: gemEdit(finishAlone),
 			Doc: "the finishReason and usage in a last event of their own with an empty text part (Gemini 2.5 streams)"},
-		{Name: "gemini_lf", Benign: true, Apply: func(body []byte, _ int64) ([]byte, error) { return sse.Format(sse.Parse(body), "\n"), nil },
+		{Name: "gemini_lf", streaming: eachEvent, Benign: true, Apply: func(body []byte, _ int64) ([]byte, error) { return sse.Format(sse.Parse(body), "\n"), nil },
 			Doc: "LF line ends instead of Google's CRLF (proxies that re-frame the stream)"},
-		{Name: "gemini_error_midstream", Benign: false, Apply: gemEdit(geminiErrorMidstream),
+		{Name: "gemini_error_midstream", streaming: gemAfterFirst, Benign: false, Apply: gemEdit(geminiErrorMidstream),
 			Doc: `an error object {"code":503,"status":"UNAVAILABLE"} after HTTP 200 and the first event, then the end (an overloaded model mid-answer)`},
-		{Name: "gemini_malformed_function_call", Benign: false, Apply: gemEdit(malformedCall),
+		{Name: "gemini_malformed_function_call", streaming: gemCalls, Benign: false, Apply: gemEdit(malformedCall),
 			Doc: "the event with the calls replaced by an empty candidate with finishReason MALFORMED_FUNCTION_CALL (pydantic/pydantic-ai PR 3300)"},
-		{Name: "gemini_cut_before_finish", Benign: false, Apply: gemEdit(cutLast),
+		{Name: "gemini_cut_before_finish", streaming: gemLast, Benign: false, Apply: gemEdit(cutLast),
 			Doc: "the connection drops before the last event, which carries the calls whole and the finishReason: neither arrives"},
 	}
 	for i := range qs {
@@ -164,6 +164,9 @@ func splitArgsNameFirst(evs []*jsonObject) ([]*jsonObject, error) {
 
 func emptyCandidate(evs []*jsonObject) ([]*jsonObject, error) {
 	last := len(evs) - 1
+	if last < 0 {
+		return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+	}
 	ev := evs[last].clone()
 	c := &jsonObject{vals: map[string]any{}}
 	c.set("index", json.Number("0"))
@@ -174,6 +177,10 @@ func emptyCandidate(evs []*jsonObject) ([]*jsonObject, error) {
 
 func finishAlone(evs []*jsonObject) ([]*jsonObject, error) {
 	last := len(evs) - 1
+	if last < 0 || candidate(evs[last]) == nil || candidate(evs[last]).object("content") == nil {
+		// an answer ending in an error object or an empty candidate once made this panic
+		return nil, fmt.Errorf("the last event has no candidate content: %w", ErrNotApplicable)
+	}
 	end := evs[last].clone()
 	text := &jsonObject{vals: map[string]any{}}
 	text.set("text", "")
@@ -203,4 +210,9 @@ func malformedCall(evs []*jsonObject) ([]*jsonObject, error) {
 	return evs, nil
 }
 
-func cutLast(evs []*jsonObject) ([]*jsonObject, error) { return evs[:len(evs)-1], nil }
+func cutLast(evs []*jsonObject) ([]*jsonObject, error) {
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+	}
+	return evs[:len(evs)-1], nil
+}

@@ -145,6 +145,9 @@ func textAfterToolUse(s *msgStream) error {
 			at = i + 1
 		}
 	}
+	if at < 0 { // a stream cut inside its last call (a truncated fixture) once made this panic
+		return fmt.Errorf("the last call has no content_block_stop: %w", ErrNotApplicable)
+	}
 	s.events = append(s.events[:at], append(evs, s.events[at:]...)...)
 	s.data = append(s.data[:at], append(data, s.data[at:]...)...)
 	return nil

@@ -37,4 +37,7 @@ type Quirk struct {
 	// transform has a choice; the same body and seed give the same bytes.
 	// A body without tool calls passes through the call transforms as is.
 	Apply func(body []byte, seed int64) ([]byte, error)
+
+	// streaming is how Stream applies it to an answer as it arrives.
+	streaming streamForm
 }

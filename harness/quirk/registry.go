@@ -25,6 +25,7 @@ func All() []Quirk {
 		return 1
 	})
 	for i := range all {
+		all[i].streaming.apply = all[i].Apply
 		all[i].Apply = guard(all[i].API, all[i].Apply)
 	}
 	return all

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire/responses"
@@ -14,7 +15,7 @@ func responsesQuirks() []Quirk {
 	q := func(name string, benign, warns bool, edit func([]*streamItem) ([]*streamItem, error), doc string) Quirk {
 		return Quirk{Name: "responses_" + name, API: responses.Format.Name, Benign: benign, Warns: warns, Apply: respEdit(edit), Doc: doc}
 	}
-	return append([]Quirk{
+	qs := append([]Quirk{
 		q("shared_output_index", true, false, sharedOutputIndex,
 			"a reasoning item at each call's output_index: both 0 (decolua/9router #2611, theopenco/llmgateway #2908)"),
 		q("added_by_call_id", true, false, addedByCallID,
@@ -56,6 +57,17 @@ func responsesQuirks() []Quirk {
 		q("second_response", false, false, secondResponse,
 			"a second response after the first one's response.completed, in the same stream"),
 	}, responsesRound3Quirks(responses.Format.Name)...)
+	for i := range qs {
+		switch strings.TrimPrefix(qs[i].Name, "responses_") {
+		case "added_by_call_id", "args_only_in_done", "args_only_in_item_done", "args_one_rune", "args_done_differs", "bad_args":
+			qs[i].streaming = respCalls // they edit the calls' events (and response.completed after them)
+		case "shared_output_index":
+			qs[i].streaming = respCallsOrCompleted
+		case "completed_empty", "completed_reordered", "done_marker", "truncated", "failed", "incomplete", "error_event", "second_response":
+			qs[i].streaming = respFrom("response.completed")
+		}
+	}
+	return qs
 }
 
 // respEdit adapts an edit of a parsed Responses stream into an Apply

@@ -10,6 +10,11 @@
 // upstream has finished. Recorded counts the exchanges so far; Stop waits
 // for the streams in flight, then saves.
 //
+// A path of "" records nothing: the Proxy then only forwards (agentvcr
+// proxy without -o). Proxy.Rewrite, when set, changes each 200 event-stream
+// answer on its way to the client through a Rewriter (package chaos sets
+// it; quirk.Stream is one): what is recorded is what the client got.
+//
 // Rules: exchanges are recorded in the order their requests arrived, not
 // the order their answers ended (an agent that sends its next request on
 // [DONE] would otherwise see it recorded first). An answer the client stops

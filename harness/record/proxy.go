@@ -54,14 +54,35 @@ type Proxy struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// Rewrite, when set, changes the streamed answers the client gets
+	// (agentvcr proxy's quirks and faults, package chaos): it is called for
+	// each 200 text/event-stream answer with the request and its body, and
+	// returns nil to leave that answer alone. What is recorded is what the
+	// client got.
+	Rewrite func(r *http.Request, body []byte) Rewriter
+
 	mu       sync.Mutex // serialises log lines
 	recorded atomic.Int64
 	order    exchangeOrder
 	inflight sync.WaitGroup // the requests being served
 }
 
+// A Rewriter changes one streamed answer on its way to the client: Write
+// takes the upstream's bytes as they come and returns those to pass on,
+// Close those left at the end. An error is logged once; the bytes returned
+// with it are passed on all the same. quirk.Stream is one.
+type Rewriter interface {
+	Write(p []byte) ([]byte, error)
+	Close() ([]byte, error)
+}
+
+// ender is a Rewriter with a last word, said once Close's bytes have
+// gone out: a stall fault waits there for the client to go, a reset
+// closes the connection.
+type ender interface{ End() error }
+
 // NewProxy opens path (".yaml" is added when missing) for
-// recording; requests go to upstream (a base URL such as
+// recording, or records nothing when path is ""; requests go to upstream (a base URL such as
 // https://gateway.example/v1) through transport (http.DefaultTransport
 // when nil); its query (Azure's ?api-version=) is kept on every request,
 // and its userinfo is sent as basic auth to a client that sends no
@@ -76,11 +97,13 @@ func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer)
 		transport = http.DefaultTransport
 	}
 	p := &Proxy{upstream: u, user: u.User, shown: ShownURL(upstream), real: transport, log: log}
-	p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log})
-	if err != nil {
-		return nil, err
+	if path != "" {
+		p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log})
+		if err != nil {
+			return nil, err
+		}
+		p.cassette.AddSecrets(cassette.URLSecrets(u)...)
 	}
-	p.cassette.AddSecrets(cassette.URLSecrets(u)...)
 	p.upstream.User = nil
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	return p, nil
@@ -97,6 +120,9 @@ func (p *Proxy) Recorded() int { return int(p.recorded.Load()) }
 func (p *Proxy) Stop() error {
 	p.cancel()
 	p.inflight.Wait() // cut off, each gives its slot back: what is in order is committed
+	if p.cassette == nil {
+		return nil
+	}
 	return p.cassette.Stop()
 }
 
@@ -174,9 +200,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hopHeaders {
 		w.Header().Del(h)
 	}
+	var rw Rewriter
+	if p.Rewrite != nil && resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") &&
+		resp.Header.Get("Content-Encoding") == "" {
+		rw = p.Rewrite(r, body)
+	}
 	w.WriteHeader(resp.StatusCode)
-	got, reads, ok := p.tee(w, resp, sentAt, r.Method+" "+shown)
-	if !ok {
+	got, reads, ok := p.tee(w, resp, rw, sentAt, r.Method+" "+shown)
+	if !ok || p.cassette == nil {
 		return
 	}
 	// The recording holds bodies as text, scanned for secrets: each is
@@ -206,32 +237,54 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec = next
 }
 
-// tee streams the upstream's answer to the client as it arrives and
-// returns what is recorded and when each read of it arrived (since
-// sentAt): false when the answer broke off or was over
+// tee streams the upstream's answer to the client as it arrives, through
+// rw when it is not nil, and returns what is recorded (what the client
+// got) and when each piece of it went out (since sentAt): false when the
+// answer broke off or was over
 // agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
 // exchange in log lines.
-func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, sentAt time.Time, what string) ([]byte, []arrival, bool) {
+func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, sentAt time.Time, what string) ([]byte, []arrival, bool) {
 	flusher, _ := w.(http.Flusher)
 	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
 	tooLong := false
+	logged := false
 	var reads []arrival
+	pass := func(b []byte, err error) {
+		if err != nil && !logged {
+			logged = true
+			p.logf("agentvcr: %s: %v", what, err)
+		}
+		if len(b) == 0 {
+			return
+		}
+		if got.Len()+len(b) > agent.DefaultMaxBodyBytes {
+			tooLong = true
+		} else {
+			got.Write(b)
+			reads = append(reads, arrival{end: got.Len(), at: time.Since(sentAt)})
+		}
+		w.Write(b) // a client that went away still lets the upstream finish
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
 	buf := make([]byte, 32<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
-			if got.Len()+n > agent.DefaultMaxBodyBytes {
-				tooLong = true
+			if rw != nil {
+				pass(rw.Write(buf[:n]))
 			} else {
-				got.Write(buf[:n])
-				reads = append(reads, arrival{end: got.Len(), at: time.Since(sentAt)})
-			}
-			w.Write(buf[:n]) // a client that went away still lets the upstream finish
-			if flusher != nil {
-				flusher.Flush()
+				pass(buf[:n], nil)
 			}
 		}
 		if errors.Is(rerr, io.EOF) {
+			if rw != nil {
+				pass(rw.Close())
+				if e, ok := rw.(ender); ok {
+					pass(nil, e.End())
+				}
+			}
 			break
 		}
 		if rerr != nil {
@@ -262,7 +315,9 @@ func (p *Proxy) commit(rec *http.Request) {
 // returns them all, to scrub what the proxy prints.
 func (p *Proxy) addSecrets(r *http.Request) cassette.Secrets {
 	secrets := append(cassette.HeaderSecrets(r.Header), cassette.URLSecrets(r.URL)...)
-	p.cassette.AddSecrets(secrets...)
+	if p.cassette != nil {
+		p.cassette.AddSecrets(secrets...)
+	}
 	if p.user != nil {
 		secrets = append(secrets, cassette.URLSecrets(&url.URL{User: p.user})...)
 	}

@@ -2,8 +2,12 @@ package serve
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/apierror"
 )
 
 // The kinds of Fault.
@@ -102,17 +106,18 @@ func (f Fault) String() string {
 	return s
 }
 
-func (f Fault) appliesTo(turn int) bool {
+// AppliesTo reports whether f breaks the reply to a request of that turn.
+func (f Fault) AppliesTo(turn int) bool {
 	return f.Kind != "" && (f.Turn == 0 || f.Turn == turn)
 }
 
-// breaksStream reports whether the fault acts inside a streamed reply.
-func (f Fault) breaksStream() bool {
+// BreaksStream reports whether the fault acts inside a streamed reply.
+func (f Fault) BreaksStream() bool {
 	return f.Kind == FaultStall || f.Kind == FaultReset || f.Kind == FaultErrorEvent
 }
 
-// events is how many events pass before a stream fault.
-func (f Fault) events() int {
+// EventsBefore is how many events pass before a stream fault.
+func (f Fault) EventsBefore() int {
 	switch {
 	case f.After < 0:
 		return 0
@@ -122,6 +127,23 @@ func (f Fault) events() int {
 	return f.After
 }
 
-func (f Fault) retryAfter() int {
+// RetryAfter is the Retry-After seconds of a 429.
+func (f Fault) RetryAfter() int {
 	return max(f.After, 1)
+}
+
+// Refuse answers a request with f's error when f is a 429 or a 500 (in the
+// shape of format api, nil for OpenAI's) and reports whether it did: a 429
+// with its Retry-After header, a 500 as is.
+func Refuse(w http.ResponseWriter, api *agent.Format, f Fault) bool {
+	switch f.Kind {
+	case Fault429:
+		w.Header().Set("Retry-After", fmt.Sprint(f.RetryAfter()))
+		apierror.Write(w, api, http.StatusTooManyRequests, "rate_limit_exceeded", "agentvcr fault: rate limited; retry after the Retry-After header's seconds")
+	case Fault500:
+		apierror.Write(w, api, http.StatusInternalServerError, "server_error", "agentvcr fault: the server failed")
+	default:
+		return false
+	}
+	return true
 }

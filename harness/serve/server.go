@@ -229,20 +229,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
 
 	f := route.Fault
-	if f.appliesTo(req.Turn) {
+	if f.AppliesTo(req.Turn) {
 		switch f.Kind {
 		case Fault429:
 			if _, seen := s.refused.LoadOrStore(refusedKey{name, sum}, true); !seen {
 				entry.Status, entry.Fault = http.StatusTooManyRequests, f.String()
 				s.write(entry)
-				w.Header().Set("Retry-After", fmt.Sprint(f.retryAfter()))
-				apierror.Write(w, api, http.StatusTooManyRequests, "rate_limit_exceeded", "agentvcr fault: rate limited; retry after the Retry-After header's seconds")
+				Refuse(w, api, f)
 				return
 			}
 		case Fault500:
 			entry.Status, entry.Fault = http.StatusInternalServerError, f.String()
 			s.write(entry)
-			apierror.Write(w, api, http.StatusInternalServerError, "server_error", "agentvcr fault: the server failed")
+			Refuse(w, api, f)
 			return
 		}
 	}
@@ -265,12 +264,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	}
 	entry.Status, entry.From = status, reply.From
 	stream := status == http.StatusOK && isSSEReply(reply)
-	if reply.Fault.breaksStream() {
+	if reply.Fault.BreaksStream() {
 		own := *route
 		own.Fault, own.Fault.Turn = reply.Fault, 0
 		route, f = &own, own.Fault
 	}
-	if stream && f.appliesTo(req.Turn) && f.breaksStream() {
+	if stream && f.AppliesTo(req.Turn) && f.BreaksStream() {
 		entry.Fault = f.String()
 	}
 	s.write(entry)
@@ -290,7 +289,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 		w.Header().Set("Content-Type", "text/event-stream")
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	s.stream(w, r, reply, route, f.appliesTo(req.Turn))
+	s.stream(w, r, reply, route, f.AppliesTo(req.Turn))
 }
 
 // isSSEReply reports a reply to stream: its Content-Type says so, or, with

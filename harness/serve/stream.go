@@ -23,10 +23,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 	}
 	f := route.Fault
 	tail := ""
-	if faulty && f.breaksStream() {
-		events = events[:min(len(events), f.events())]
+	if faulty && f.BreaksStream() {
+		events = events[:min(len(events), f.EventsBefore())]
 		if f.Kind == FaultErrorEvent {
-			tail = errorEvent(r.URL.Path)
+			tail = ErrorEvent(r.URL.Path)
 		}
 	}
 	if route.Rechunk.Mode != rechunk.Whole {
@@ -38,7 +38,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 		// One write: the headers, every event and the end of the body
 		// leave in as few packets as the connection's buffer allows.
 		whole := reply.Body
-		if len(whole) == 0 || (faulty && f.breaksStream()) {
+		if len(whole) == 0 || (faulty && f.BreaksStream()) {
 			whole = append(bytes.Join(events, nil), tail...)
 		}
 		events, tail = [][]byte{whole}, ""
@@ -100,9 +100,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 	}
 }
 
-// errorEvent is the error event of the format a request path is in (the
-// default's when none serves it).
-func errorEvent(path string) string {
+// ErrorEvent is the error event of the format a request path is in (the
+// default's when none serves it): what an error-event fault sends.
+func ErrorEvent(path string) string {
 	if f := wire.ForPath(path); f != nil {
 		return f.ErrorEvent
 	}

@@ -1,8 +1,9 @@
 // Package cli holds the agentvcr commands: run (the agent loop, offline
 // demo, replay, live and record), merge, tool, selftest, serve, record,
-// conform (the quirk catalog against any agent's command, through
-// harness/conform) and version (the module version and commit, from
-// runtime/debug.ReadBuildInfo).
+// proxy (quirks and faults on an agent's live traffic, through
+// harness/chaos), conform (the quirk catalog against any agent's command,
+// through harness/conform) and version (the module version and commit,
+// from runtime/debug.ReadBuildInfo).
 //
 // Main takes an Env (folder, environment, streams, colour, transport)
 // instead of reading the process's own, so the scenarios drive exactly what

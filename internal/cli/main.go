@@ -24,6 +24,8 @@ func Main(env Env, args []string) int {
 		return cmdServe(env, args[1:])
 	case "record":
 		return cmdRecord(env, args[1:])
+	case "proxy":
+		return cmdProxy(env, args[1:])
 	case "conform":
 		return cmdConform(env, args[1:])
 	case "report":
@@ -48,6 +50,7 @@ commands:
   selftest  run the lesson's seven checks
   serve     serve cassettes as an OpenAI-compatible endpoint, with quirks and faults
   record    a recording proxy: forward any agent's requests and save them as a cassette
+  proxy     chaos on live traffic: forward an agent's requests and break the streamed answers with a quirk or fault
   conform   run the quirk catalog against any agent: agentvcr conform -- COMMAND
   report    merge conform's JSON reports of a sharded run, or write one as Markdown
   version   print the module version and commit agentvcr was built from

@@ -19,12 +19,20 @@ import (
 // Ctrl-C does) and returns its exit code and stderr.
 func startRecord(t *testing.T, dir string, vars map[string]string, args ...string) (baseURL string, stop func() (int, string)) {
 	t.Helper()
+	return startCommand(t, dir, vars, Record, args...)
+}
+
+// startCommand runs a long-running command (Record, Proxy) in the
+// background, as startRecord does. When its first stdout line arrives,
+// every start-up line of its stderr is there already.
+func startCommand(t *testing.T, dir string, vars map[string]string, cmd func(context.Context, Env, []string) int, args ...string) (baseURL string, stop func() (int, string)) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout := &lineWriter{first: make(chan string, 1)}
 	stderr := &lineWriter{first: make(chan string, 1)}
 	env := Env{Dir: dir, Getenv: func(k string) string { return vars[k] }, Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr}
 	done := make(chan int, 1)
-	go func() { done <- Record(ctx, env, args) }()
+	go func() { done <- cmd(ctx, env, args) }()
 	stop = func() (int, string) {
 		cancel()
 		return <-done, stderr.String()
@@ -37,7 +45,7 @@ func startRecord(t *testing.T, dir string, vars map[string]string, args ...strin
 		}
 		return url, stop
 	case code := <-done:
-		t.Fatalf("record exited %d before listening: %s", code, stderr.String())
+		t.Fatalf("exit %d before listening: %s", code, stderr.String())
 	}
 	return "", nil
 }

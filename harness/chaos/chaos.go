@@ -1,0 +1,81 @@
+package chaos
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/record"
+	"github.com/agentvcr/agentvcr/harness/serve"
+	"github.com/agentvcr/agentvcr/wire"
+)
+
+// A Chaos breaks the answers a record.Proxy passes to its client: each
+// streamed answer through Quirk (a quirk.Stream with Seed+N for the N-th
+// answer), and the requests of Fault's turn by Fault, as agentvcr serve
+// breaks its replies. Only POSTs on a format's endpoint (wire.ForPath) are
+// touched; every other request and every answer that is not a 200 event
+// stream passes as it comes.
+type Chaos struct {
+	// Quirk rewrites every streamed answer; nil: none.
+	Quirk *quirk.Quirk
+	// Fault breaks the answers of its turn (every answer when Turn is 0).
+	Fault serve.Fault
+	// Seed is the first answer's seed for Quirk.
+	Seed int64
+
+	answers atomic.Int64
+	refused sync.Map // 429: the request bodies (SHA-256) refused once
+}
+
+// Handler puts c in front of p: a 429 or 500 fault answers here, without
+// reaching the upstream (and is not recorded); a quirk or a stream fault
+// rewrites the answer inside p (p.Rewrite), so what p records is what the
+// client got.
+func (c *Chaos) Handler(p *record.Proxy) http.Handler {
+	p.Rewrite = c.rewrite
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		api := wire.ForPath(r.URL.Path)
+		f := c.Fault
+		if api == nil || r.Method != http.MethodPost || (f.Kind != serve.Fault429 && f.Kind != serve.Fault500) {
+			p.ServeHTTP(w, r)
+			return
+		}
+		body, err := serve.ReadBody(w, r, serve.MaxRequestBody, serve.DefaultReadTimeout)
+		if err != nil { // the proxy answers the same read error
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			p.ServeHTTP(w, r)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if _, turn := api.TurnOf(r.URL.Path, body); f.AppliesTo(turn) {
+			_, seen := c.refused.LoadOrStore(sha256.Sum256(body), true)
+			if f.Kind == serve.Fault500 || !seen {
+				serve.Refuse(w, api, f)
+				return
+			}
+		}
+		p.ServeHTTP(w, r)
+	})
+}
+
+// rewrite is p.Rewrite: the quirk's Stream, then the stream fault.
+func (c *Chaos) rewrite(r *http.Request, body []byte) record.Rewriter {
+	api := wire.ForPath(r.URL.Path)
+	if api == nil || r.Method != http.MethodPost {
+		return nil
+	}
+	var rw record.Rewriter
+	if c.Quirk != nil {
+		rw = c.Quirk.Stream(c.Seed + c.answers.Add(1) - 1)
+	}
+	_, turn := api.TurnOf(r.URL.Path, body)
+	if c.Fault.BreaksStream() && c.Fault.AppliesTo(turn) {
+		rw = newFaultStream(r.Context(), rw, c.Fault, serve.ErrorEvent(r.URL.Path))
+	}
+	return rw
+}

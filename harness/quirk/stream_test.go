@@ -1,0 +1,240 @@
+package quirk
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/sse"
+)
+
+// dataOf is what a body's events carry: each data, as JSON when it is.
+// A refused answer's events already sent went out as the quirk writes an
+// event it leaves alone (Gemini's re-encoded, comments left out), so that
+// is what the test compares.
+func dataOf(body []byte) []any {
+	var out []any
+	for _, ev := range sse.Parse(body) {
+		if !ev.HasData {
+			continue
+		}
+		var v any
+		if json.Unmarshal([]byte(ev.Data), &v) != nil {
+			v = ev.Data
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// answers are the streamed answers of every cassette in cassettes/ and
+// every stream fixture (wire/*/testdata/streams, this package's
+// testdata), by name.
+func answers(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	root := filepath.Join("..", "..")
+	walk := func(dir string, keep func(path string) bool, read func(path string, b []byte)) {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !keep(path) {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			read(path, b)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	walk("cassettes", func(p string) bool { return strings.HasSuffix(p, ".yaml") }, func(path string, b []byte) {
+		c, err := cassette.Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for n, i := range c.Interactions {
+			if isSSE(i.Response) {
+				out[fmt.Sprintf("%s#%d", path, n+1)] = []byte(i.Response.Body)
+			}
+		}
+	})
+	fixture := func(p string) bool { return strings.HasSuffix(p, ".sse") }
+	walk("wire", fixture, func(path string, b []byte) { out[path] = b })
+	walk(filepath.Join("harness", "quirk", "testdata"), fixture, func(path string, b []byte) { out[path] = b })
+	return out
+}
+
+// streamed feeds body to a Stream of q in the pieces cut gives and returns
+// what it sent and the first error.
+func streamed(q Quirk, seed int64, pieces [][]byte) ([]byte, error) {
+	s := q.Stream(seed)
+	var out []byte
+	var first error
+	for _, p := range pieces {
+		b, err := s.Write(p)
+		out = append(out, b...)
+		if first == nil {
+			first = err
+		}
+	}
+	b, err := s.Close()
+	if first == nil {
+		first = err
+	}
+	return append(out, b...), first
+}
+
+// randomPieces cuts body into pieces of 1 to 40 bytes, the seed's.
+func randomPieces(body []byte, seed int64) [][]byte {
+	rng := rechunk.NewRand(seed)
+	var out [][]byte
+	for len(body) > 0 {
+		n := min(len(body), 1+rng.Intn(40))
+		out = append(out, body[:n])
+		body = body[n:]
+	}
+	return out
+}
+
+// TestStreamIsApply: for every quirk and every recorded or fixture
+// answer, a Stream sends exactly what Apply makes of the whole answer, fed
+// event by event, byte by byte and in random pieces. Where Apply refuses
+// (ErrNotApplicable, or an answer it cannot read) the Stream refuses with
+// the same sentinel and sends the answer's data as it came.
+func TestStreamIsApply(t *testing.T) {
+	bodies := answers(t)
+	if len(bodies) < 200 {
+		t.Fatalf("only %d answers found: the walk lost cassettes or fixtures", len(bodies))
+	}
+	var applied atomic.Int64
+	t.Cleanup(func() {
+		if applied.Load() == 0 {
+			t.Error("no quirk applied to any answer")
+		}
+	})
+	for _, q := range All() {
+		t.Run(q.Name, func(t *testing.T) {
+			t.Parallel() // bodies is only read
+			for name, body := range bodies {
+				const seed = 7
+				whole, werr := q.Apply(body, seed)
+				cuts := map[string][][]byte{"events": sse.SplitEvents(body), "random 1": randomPieces(body, 1)}
+				fixture := !strings.Contains(name, "#")
+				if fixture { // a cassette's answers come from few shapes: cut them less
+					cuts["random 2"] = randomPieces(body, 2)
+				}
+				if fixture && len(body) < 4096 {
+					cuts["bytes"] = randomPieces(body, -1)[:0]
+					for i := range body {
+						cuts["bytes"] = append(cuts["bytes"], body[i:i+1])
+					}
+				}
+				for cut, pieces := range cuts {
+					got, err := streamed(q, seed, pieces)
+					switch {
+					case werr == nil && err != nil:
+						t.Errorf("%s, %s: Apply gives no error, the stream %v", name, cut, err)
+					case werr == nil:
+						if bytes.Equal(whole, got) {
+							continue
+						}
+						if diff := cmp.Diff(string(whole), string(got)); diff != "" {
+							t.Errorf("%s, %s: stream differs from Apply (-whole +stream):\n%s", name, cut, diff)
+						}
+					case errors.Is(werr, ErrNotApplicable) != errors.Is(err, ErrNotApplicable) || err == nil:
+						t.Errorf("%s, %s: Apply: %v; stream: %v", name, cut, werr, err)
+					case bytes.Equal(body, got): // refused before anything was re-encoded
+					default:
+						want, sent := dataOf(body), dataOf(got)
+						if reflect.DeepEqual(want, sent) {
+							continue
+						}
+						if diff := cmp.Diff(want, sent); diff != "" {
+							t.Errorf("%s, %s: a refused answer does not pass as it came (-answer +sent):\n%s", name, cut, diff)
+						}
+					}
+				}
+				if werr == nil {
+					applied.Add(1)
+				}
+			}
+		})
+	}
+}
+
+// TestStreamHoldsOnlyWhatItSays: fed the demo's first answer (text, then a
+// call) event by event, a quirk that holds nothing has sent, after each
+// event, all that Apply makes of the events so far (comments' closing
+// keepalive aside); any other that holds less than the answer has sent
+// something before its end, and its bytes so far always begin Apply's. Proved failing by
+// a Stream that held every answer (the first version of this file).
+func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
+	bodies := answers(t)
+	first := map[string][]byte{}
+	for api, dir := range map[string]string{"chat": "", "messages": "messages/", "responses": "responses/", "gemini": "gemini/"} {
+		body, ok := bodies[filepath.Join("..", "..", "cassettes", dir+"demo.yaml")+"#1"]
+		if !ok {
+			t.Fatalf("no first answer in %sdemo.yaml", dir)
+		}
+		first[api] = body
+	}
+	closing := len(": keepalive\n\n")
+	for _, q := range All() {
+		for api, body := range first {
+			if q.API != "" && q.API != api {
+				continue
+			}
+			whole, err := q.Apply(body, 3)
+			if err != nil {
+				continue // refused: TestStreamIsApply covers it
+			}
+			s := q.Stream(3)
+			var sent []byte
+			var prefix []byte
+			sentEarly := 0
+			events := sse.SplitEvents(body)
+			for k, ev := range events {
+				b, err := s.Write(ev)
+				if err != nil {
+					t.Fatalf("%s on %s: event %d: %v", q.Name, api, k+1, err)
+				}
+				sent = append(sent, b...)
+				prefix = append(prefix, ev...)
+				if !bytes.HasPrefix(whole, sent) {
+					t.Fatalf("%s on %s: after event %d the stream sent what Apply does not begin with", q.Name, api, k+1)
+				}
+				if k < len(events)-1 {
+					sentEarly = len(sent)
+				}
+				if q.Holds() != "nothing" {
+					continue
+				}
+				soFar, err := q.Apply(prefix, 3)
+				if err != nil {
+					t.Fatalf("%s on %s: Apply of %d events: %v", q.Name, api, k+1, err)
+				}
+				if !bytes.HasPrefix(soFar, sent) || len(soFar)-len(sent) > closing {
+					t.Errorf("%s on %s holds back after event %d:\nsent  %q\nApply %q", q.Name, api, k+1, sent, soFar)
+				}
+			}
+			if q.Holds() != "the answer" && sentEarly == 0 {
+				t.Errorf("%s on %s (holds %s) sent nothing before the answer's end", q.Name, api, q.Holds())
+			}
+		}
+	}
+}
