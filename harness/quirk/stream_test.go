@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -120,6 +122,17 @@ func TestStreamIsApply(t *testing.T) {
 	bodies := answers(t)
 	if len(bodies) < 200 {
 		t.Fatalf("only %d answers found: the walk lost cassettes or fixtures", len(bodies))
+	}
+	// An answer recorded twice (75 of the cassettes' 491) is tested once:
+	// the same bytes give the same result.
+	names := slices.Sorted(maps.Keys(bodies))
+	seen := map[string]bool{}
+	for _, name := range names {
+		if body := string(bodies[name]); seen[body] {
+			delete(bodies, name)
+		} else {
+			seen[body] = true
+		}
 	}
 	var applied atomic.Int64
 	t.Cleanup(func() {
