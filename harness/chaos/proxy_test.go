@@ -223,7 +223,7 @@ func TestProxyEveryQuirk(t *testing.T) {
 func TestProxyFaultsAreServes(t *testing.T) {
 	gw := gateway.New(gatewayKey, demo.Scripts(tools.ZH)...)
 	gwURL, stop := gw.Start()
-	defer stop()
+	t.Cleanup(stop) // after the parallel subtests
 	for _, f := range wire.All() {
 		upstream := upstreamOf(f, gwURL)
 		root, recorded := startRecording(t, upstream, nil)
@@ -233,6 +233,7 @@ func TestProxyFaultsAreServes(t *testing.T) {
 		_, data := recorded()
 		for _, spec := range []string{"429", "500@2", "error-event:2", "error-event:0@2", "reset:1@2", "stall:2@1", "reset:99"} {
 			t.Run(f.Name+"/"+spec, func(t *testing.T) {
+				t.Parallel() // the stalls and retries wait on timers, not the CPU
 				fault, err := serve.ParseFault(spec)
 				if err != nil {
 					t.Fatal(err)
