@@ -106,6 +106,23 @@ func commands() []string {
 	return subs
 }
 
+// TestREADMEOpensWithTheTwoCommands: the README's first block is the two
+// commands a fresh machine needs, the main job and the tests, and nothing
+// else (a careless edit once replaced the first with the second).
+func TestREADMEOpensWithTheTwoCommands(t *testing.T) {
+	text := readme(t)
+	_, rest, _ := strings.Cut(text, "```\n")
+	block, _, _ := strings.Cut(rest, "```")
+	var cmds []string
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		cmds = append(cmds, strings.TrimSpace(cmd))
+	}
+	if want := []string{"go run ./cmd/agentvcr run", "go test ./..."}; !slices.Equal(cmds, want) {
+		t.Errorf("the README's first block runs %q, want %q", cmds, want)
+	}
+}
+
 // TestREADMECommands: every agentvcr command the README names exists, and
 // the README's command table lists every command agentvcr has.
 func TestREADMECommands(t *testing.T) {
