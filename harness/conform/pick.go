@@ -78,7 +78,7 @@ func pickTools(tools []Tool) []CallSpec {
 		if !readOnlyName(t.Name) || actName(t.Name) {
 			continue
 		}
-		if p, _ := requiredRoles(t); p || hasPathParam(t) {
+		if pattern, path := requiredRoles(t); pattern || path {
 			withParam = append(withParam, i)
 		} else {
 			plain = append(plain, i)
@@ -108,13 +108,8 @@ func pickTools(tools []Tool) []CallSpec {
 }
 
 func takesPattern(t Tool) bool {
-	p, _ := requiredRoles(t)
-	return p
-}
-
-func hasPathParam(t Tool) bool {
-	_, path := requiredRoles(t)
-	return path
+	pattern, _ := requiredRoles(t)
+	return pattern
 }
 
 // requiredRoles reports whether the tool's schema requires a pattern and
