@@ -34,31 +34,16 @@ const (
 // from the tool's name: a read or view tool reads a file, a list, glob,
 // find or search tool looks in a directory.
 func paramRole(tool, param string) int {
-	words := nameWords(param)
-	has := func(set ...string) bool {
-		for _, w := range words {
-			for _, s := range set {
-				if strings.EqualFold(w, s) {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	switch {
-	case has("pattern", "patterns", "glob", "regex", "regexp", "query"):
+	case anyWord(param, []string{"pattern", "patterns", "glob", "regex", "regexp", "query"}):
 		return paramPattern
-	case has("dir", "directory", "folder", "cwd"):
+	case anyWord(param, []string{"dir", "directory", "folder", "cwd"}):
 		return paramDir
-	case has("file", "filename", "filepath"):
+	case anyWord(param, []string{"file", "filename", "filepath"}):
 		return paramFile
-	case has("path", "paths"):
-		tw := nameWords(tool)
-		for _, w := range tw {
-			if strings.EqualFold(w, "read") || strings.EqualFold(w, "view") || strings.EqualFold(w, "cat") {
-				return paramFile
-			}
-		}
+	case anyWord(param, []string{"path", "paths"}) && anyWord(tool, []string{"read", "view", "cat"}):
+		return paramFile
+	case anyWord(param, []string{"path", "paths"}):
 		return paramDir
 	}
 	return paramOther
