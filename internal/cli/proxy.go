@@ -10,9 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
-	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/chaos"
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/harness/record"
@@ -124,39 +122,7 @@ func Proxy(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	ln, err := listenTCP(listen)
-	if err != nil {
-		p.Stop()
-		return fail(1, "%v: pick another -listen port, or 127.0.0.1:0 for a free one", err)
-	}
-	srv := &http.Server{Handler: c.Handler(p), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	base, _ := serve.ListenURL(ln.Addr())
-	// Every start-up line on stderr comes before the URL on stdout (as
-	// record's): a wrapper that waits for the URL sees them first.
-	if line := serve.Exposure("proxy", ln.Addr()); line != "" {
-		fmt.Fprintln(env.Stderr, line)
-	}
-	fmt.Fprintf(env.Stderr, "agentvcr proxy: forwarding to %s; %s\n", record.ShownURL(upstream), breaking(c))
-	fmt.Fprintln(env.Stdout, baseURLLine(strings.TrimSuffix(base, "/v1")))
-	<-ctx.Done()
-
-	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(grace); err != nil {
-		srv.Close()
-	}
-	n := p.Recorded()
-	if err := p.Stop(); err != nil {
-		if errors.Is(err, cassette.ErrEmptyRecording) {
-			return fail(1, "nothing was recorded (no request came through): %s was not written", out)
-		}
-		return fail(1, "%v", err)
-	}
-	if out != "" {
-		fmt.Fprintf(env.Stderr, "agentvcr proxy: saved %d interactions to %s\n", n, out)
-	}
-	return 0
+	return serveProxy(ctx, env, "proxy", p, c.Handler(p), listen, fmt.Sprintf("forwarding to %s; %s", record.ShownURL(upstream), breaking(c)), out)
 }
 
 // quirksOf is what -quirk takes for a format: its own quirks and the

@@ -8,13 +8,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/record"
-	"github.com/agentvcr/agentvcr/harness/serve"
 )
 
 // recordUsage is record's help; the formats come from package wire.
@@ -89,37 +86,5 @@ func Record(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	ln, err := listenTCP(listen)
-	if err != nil {
-		proxy.Stop()
-		return fail(1, "%v: pick another -listen port, or 127.0.0.1:0 for a free one", err)
-	}
-	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	base, _ := serve.ListenURL(ln.Addr())
-	// Every start-up line on stderr comes before the URL on stdout: a
-	// wrapper that waits for the URL then sees them first, never after a
-	// request's own line.
-	if line := serve.Exposure("record", ln.Addr()); line != "" {
-		fmt.Fprintln(env.Stderr, line)
-	}
-	fmt.Fprintf(env.Stderr, "agentvcr record: forwarding to %s; Ctrl-C saves %s\n", record.ShownURL(upstream), out)
-	fmt.Fprintln(env.Stdout, baseURLLine(strings.TrimSuffix(base, "/v1")))
-	<-ctx.Done()
-
-	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(grace); err != nil {
-		srv.Close()
-		fmt.Fprintf(env.Stderr, "agentvcr record: a stream was still running after %s; it is not recorded\n", shutdownGrace)
-	}
-	n := proxy.Recorded()
-	if err := proxy.Stop(); err != nil {
-		if errors.Is(err, cassette.ErrEmptyRecording) {
-			return fail(1, "nothing was recorded (no request came through): %s was not written", out)
-		}
-		return fail(1, "%v", err)
-	}
-	fmt.Fprintf(env.Stderr, "agentvcr record: saved %d interactions to %s\n", n, out)
-	return 0
+	return serveProxy(ctx, env, "record", proxy, proxy, listen, fmt.Sprintf("forwarding to %s; Ctrl-C saves %s", record.ShownURL(upstream), out), out)
 }
