@@ -6,11 +6,15 @@
 # concurrent clients. It prints replays per second (whole streams read) and
 # the p99 latency of each, round by round, with the load average.
 #
-# Three servers are measured:
+# Four servers are measured:
 #   agentvcr       agentvcr serve as shipped: every event written and flushed
 #                  on its own (19 events, 4,010 bytes)
 #   agentvcr-one   agentvcr serve -coalesce: the events of a reply written at
 #                  once, as Node's http sends the writes of one tick
+#   bare           a bare net/http server (servebench -bare-serve) that
+#                  writes the same events and flushes each, as serve does:
+#                  the floor of serve's default mode; the summary gives each
+#                  server's share of its replays per second
 #   aimock         aimock at latency 0 (all its writes in one tick), chunk
 #                  size 6 so that its stream has as many events (20, ~4,600 bytes)
 #
@@ -57,14 +61,17 @@ wait_for() {
 pids+=($!)
 "$tmp/agentvcr" serve -cassette parallel -coalesce >"$tmp/one.out" 2>"$tmp/one.err" &
 pids+=($!)
+"$tmp/servebench" -cassette cassettes/parallel.yaml -bare-serve >"$tmp/bare.out" 2>"$tmp/bare.err" &
+pids+=($!)
 node "$tmp/npm/node_modules/@copilotkit/aimock/dist/cli.js" -p 0 -c 6 -f "$tmp/fixture.json" --log-level info >"$tmp/aimock.out" 2>&1 &
 pids+=($!)
 
 serve=$(wait_for "$tmp/serve.out" 'http://127.0.0.1:[0-9]*/v1')
 one=$(wait_for "$tmp/one.out" 'http://127.0.0.1:[0-9]*/v1')
+bare=$(wait_for "$tmp/bare.out" 'http://127.0.0.1:[0-9]*/v1')
 aimock=$(wait_for "$tmp/aimock.out" 'http://127.0.0.1:[0-9]*')/v1
 
-echo "agentvcr serve $serve, agentvcr serve -coalesce $one, aimock ${AIMOCK_VERSION:-1.43.0} $aimock; $(nproc) cores"
+echo "agentvcr serve $serve, agentvcr serve -coalesce $one, bare $bare, aimock ${AIMOCK_VERSION:-1.43.0} $aimock; $(nproc) cores"
 "$tmp/servebench" -cassette cassettes/parallel.yaml -expect tool_calls \
 	-clients "${CLIENTS:-1,16,128}" -rounds "${ROUNDS:-3}" -duration "${DURATION:-3s}" \
-	-target "agentvcr=$serve" -target "agentvcr-one=$one" -target "aimock=$aimock"
+	-floor bare -target "agentvcr=$serve" -target "agentvcr-one=$one" -target "bare=$bare" -target "aimock=$aimock"

@@ -13,6 +13,11 @@
 // summary compares every server with the last one named.
 // -aimock-fixture FILE writes, instead, an aimock fixture that answers that
 // request with the same turn (text and tool calls, ids included) and exits.
+// -bare-serve serves, instead, the cassette's first reply from a bare
+// net/http server that flushes per event (bareHandler): the floor of
+// `agentvcr serve`'s default mode. It prints "bare BASE_URL" and runs until
+// killed. -floor NAME adds to the summary each server's share of NAME's
+// replays per second.
 // harness/bench/serve_vs_aimock.sh runs it against agentvcr serve and
 // aimock side by side.
 package main
@@ -70,6 +75,8 @@ func main() {
 		duration = flag.Duration("duration", 3*time.Second, "measuring time per server and level")
 		warmup   = flag.Duration("warmup", 500*time.Millisecond, "unmeasured load before each measurement")
 		rounds   = flag.Int("rounds", 3, "rounds over every server and level")
+		bare     = flag.Bool("bare-serve", false, "serve the cassette's first reply from a bare net/http server that flushes per event, until killed")
+		floor    = flag.String("floor", "", "also print each server's replays/s as a share of the target `NAME`'s")
 	)
 	flag.Var(&ts, "target", "a server: `NAME=BASE_URL` (repeatable)")
 	flag.Parse()
@@ -78,11 +85,16 @@ func main() {
 	if *cassette != "" {
 		var reply []byte
 		body, reply, err = firstInteraction(*cassette)
-		if err == nil && *fixture != "" {
+		switch {
+		case err == nil && *fixture != "":
 			err = writeFixture(*fixture, body, reply)
 			if err == nil {
 				return
 			}
+		case err == nil && *bare:
+			err = serveBare(os.Stdout, reply)
+			fmt.Fprintln(os.Stderr, "servebench:", err)
+			os.Exit(1)
 		}
 	} else {
 		body, err = os.ReadFile(*bodyFile)
@@ -131,6 +143,9 @@ func main() {
 			line := fmt.Sprintf("  %-12s clients=%-4d %8.0f replays/s  p99 %6.2f ms", t.name, n, per, p99)
 			if i < len(ts)-1 && base > 0 {
 				line += fmt.Sprintf("  %.2fx %s's replays/s", per/base, last)
+			}
+			if f := median(all[fmt.Sprintf("%s/%d", *floor, n)], func(r result) float64 { return r.perSecond }); f > 0 && t.name != *floor {
+				line += fmt.Sprintf("  %.0f%% of %s's", 100*per/f, *floor)
 			}
 			fmt.Println(line)
 		}
