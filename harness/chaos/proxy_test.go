@@ -25,6 +25,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/record"
 	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -100,6 +101,12 @@ func startRecording(t *testing.T, upstream string, c *chaos.Chaos) (string, func
 // runAgent runs our agent's loop on a fresh sandbox as script's model, in
 // format f, against the server at root, and returns the conversation.
 func runAgent(ctx context.Context, t *testing.T, f *agent.Format, root, script string) ([]agent.Message, error) {
+	return runAgentWith(ctx, t, f, root, script, nil)
+}
+
+// runAgentWith is runAgent whose requests go through hc (nil: the default
+// client).
+func runAgentWith(ctx context.Context, t *testing.T, f *agent.Format, root, script string, hc *http.Client) ([]agent.Message, error) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := demo.WriteSandbox(dir); err != nil {
@@ -109,7 +116,7 @@ func runAgent(ctx context.Context, t *testing.T, f *agent.Format, root, script s
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop := agent.Loop{Client: &agent.Client{BaseURL: wire.BaseURL(f, root), Model: script, APIKey: gatewayKey, Format: f},
+	loop := agent.Loop{Client: &agent.Client{BaseURL: wire.BaseURL(f, root), Model: script, APIKey: gatewayKey, Format: f, HTTPClient: hc},
 		Tools: tools.Default(ws, tools.ZH)}
 	return loop.Run(ctx, []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(tools.ZH)},
@@ -248,14 +255,17 @@ func TestProxyFaultsAreServes(t *testing.T) {
 				proxied, received := startProxy(t, upstream, &chaos.Chaos{Fault: fault})
 				defer received()
 				run := func(root string) ([]string, string) {
-					ctx, cancel := context.WithCancel(context.Background())
+					var hc *http.Client
 					if fault.Kind == serve.FaultStall {
 						// The client gives up on the stall (at turn 1: nothing else runs
-						// before it); the time is the stall's length, not a speed asserted.
-						ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
+						// before it) when no event came for a while: its error says the
+						// stream stalled, so the stall was reached. Both servers write
+						// the rest of a stream at once, so only the stall is that silent.
+						hc = &http.Client{Transport: &agent.LiveTransport{IdleTimeout: racetest.Slow * 300 * time.Millisecond}}
 					}
+					ctx, cancel := context.WithTimeout(context.Background(), racetest.Slow*time.Minute) // a stall nobody gives up on fails, not hangs
 					defer cancel()
-					msgs, err := runAgent(ctx, t, f, root, demo.ScriptDemo)
+					msgs, err := runAgentWith(ctx, t, f, root, demo.ScriptDemo, hc)
 					if err == nil {
 						return transcript(msgs), "no error"
 					}
