@@ -98,20 +98,22 @@ func startRecording(t *testing.T, upstream string, c *chaos.Chaos) (string, func
 	}
 }
 
-// runAgent runs our agent's loop on a fresh sandbox as script's model, in
-// format f, against the server at root, and returns the conversation.
-func runAgent(ctx context.Context, t *testing.T, f *agent.Format, root, script string) ([]agent.Message, error) {
-	return runAgentWith(ctx, t, f, root, script, nil)
-}
-
-// runAgentWith is runAgent whose requests go through hc (nil: the default
-// client).
-func runAgentWith(ctx context.Context, t *testing.T, f *agent.Format, root, script string, hc *http.Client) ([]agent.Message, error) {
+// newSandbox writes the demo's files in a fresh folder for our agent to
+// work in: its tools only read, so the runs of a test share one.
+func newSandbox(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := demo.WriteSandbox(dir); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// runAgent runs our agent's loop on the sandbox dir as script's model, in
+// format f, against the server at root, its requests through hc (nil: the
+// default client), and returns the conversation.
+func runAgent(ctx context.Context, t *testing.T, dir string, f *agent.Format, root, script string, hc *http.Client) ([]agent.Message, error) {
+	t.Helper()
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -168,12 +170,13 @@ func TestProxyEveryQuirk(t *testing.T) {
 	gwURL, stop := gw.Start()
 	defer stop()
 	ctx := context.Background()
+	sandbox := newSandbox(t)
 	const seed = 1
 	for _, f := range wire.All() {
 		upstream := upstreamOf(f, gwURL)
 		for _, script := range []string{demo.ScriptDemo, demo.ScriptParallel} {
 			root, clean := startProxy(t, upstream, nil)
-			msgs, err := runAgent(ctx, t, f, root, script)
+			msgs, err := runAgent(ctx, t, sandbox, f, root, script, nil)
 			if err != nil {
 				t.Fatalf("%s %s without quirk: %v", f.Name, script, err)
 			}
@@ -188,7 +191,7 @@ func TestProxyEveryQuirk(t *testing.T) {
 				}
 				t.Run(f.Name+"/"+script+"/"+q.Name, func(t *testing.T) {
 					root, received := startProxy(t, upstream, &chaos.Chaos{Quirk: &q, Seed: seed})
-					msgs, err := runAgent(ctx, t, f, root, script)
+					msgs, err := runAgent(ctx, t, sandbox, f, root, script, nil)
 					got := received()
 					if q.Benign {
 						if err != nil {
@@ -231,10 +234,11 @@ func TestProxyFaultsAreServes(t *testing.T) {
 	gw := gateway.New(gatewayKey, demo.Scripts(tools.ZH)...)
 	gwURL, stop := gw.Start()
 	t.Cleanup(stop) // after the parallel subtests
+	sandbox := newSandbox(t)
 	for _, f := range wire.All() {
 		upstream := upstreamOf(f, gwURL)
 		root, recorded := startRecording(t, upstream, nil)
-		if _, err := runAgent(context.Background(), t, f, root, demo.ScriptDemo); err != nil {
+		if _, err := runAgent(context.Background(), t, sandbox, f, root, demo.ScriptDemo, nil); err != nil {
 			t.Fatal(err)
 		}
 		_, data := recorded()
@@ -265,7 +269,7 @@ func TestProxyFaultsAreServes(t *testing.T) {
 					}
 					ctx, cancel := context.WithTimeout(context.Background(), racetest.Slow*time.Minute) // a stall nobody gives up on fails, not hangs
 					defer cancel()
-					msgs, err := runAgentWith(ctx, t, f, root, demo.ScriptDemo, hc)
+					msgs, err := runAgent(ctx, t, sandbox, f, root, demo.ScriptDemo, hc)
 					if err == nil {
 						return transcript(msgs), "no error"
 					}
