@@ -18,14 +18,15 @@ import (
 )
 
 // A body over the bound is 413, in the shape of the errors of the format
-// whose path it was posted to (issue 22: it was 400).
+// whose path it was posted to (issue 22: it was 400). The bound is lowered
+// to 64 KiB (TestServeRefusesAnOversizedBody posts over the default one).
 func TestServeAnswers413InTheFormatsShape(t *testing.T) {
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel")}
-	base := serveOn(t, &Server{Route: router.Route})
+	base := serveOn(t, &Server{Route: router.Route, MaxBody: 64 << 10})
 	root := strings.TrimSuffix(base, "/v1")
 	for _, f := range wire.All() {
 		t.Run(f.Name, func(t *testing.T) {
-			body := io.MultiReader(strings.NewReader("{"), io.LimitReader(zeros{}, MaxRequestBody))
+			body := io.MultiReader(strings.NewReader("{"), io.LimitReader(zeros{}, 64<<10))
 			resp, err := http.Post(root+f.BasePath+f.Path("m"), "application/json", body)
 			if err != nil {
 				t.Fatal(err)
@@ -33,7 +34,7 @@ func TestServeAnswers413InTheFormatsShape(t *testing.T) {
 			defer resp.Body.Close()
 			got, _ := io.ReadAll(resp.Body)
 			want := string(f.ErrorBody(http.StatusRequestEntityTooLarge, "request_too_large",
-				"cannot read the request body: the body is too large: over 33554432 bytes (agentvcr serve -max-body)")) + "\n"
+				"cannot read the request body: the body is too large: over 65536 bytes (agentvcr serve -max-body)")) + "\n"
 			if resp.StatusCode != http.StatusRequestEntityTooLarge || string(got) != want {
 				t.Errorf("%d %s\nwant 413 %s", resp.StatusCode, got, want)
 			}
