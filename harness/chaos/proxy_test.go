@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -184,43 +185,46 @@ func TestProxyEveryQuirk(t *testing.T) {
 			if len(answers) < 2 {
 				t.Fatalf("%s %s: %d answers recorded, want a tool turn and an answer", f.Name, script, len(answers))
 			}
-			changed := 0
-			for _, q := range quirk.All() {
-				if q.API != "" && q.API != f.Name {
-					continue
-				}
-				t.Run(f.Name+"/"+script+"/"+q.Name, func(t *testing.T) {
-					root, received := startProxy(t, upstream, &chaos.Chaos{Quirk: &q, Seed: seed})
-					msgs, err := runAgent(ctx, t, sandbox, f, root, script, nil)
-					got := received()
-					if q.Benign {
-						if err != nil {
-							t.Fatalf("a benign quirk through the proxy: %v", err)
-						}
-						if diff := cmp.Diff(want, transcript(msgs)); diff != "" {
-							t.Errorf("transcript through the proxy (-without +with quirk):\n%s", diff)
-						}
-					} else {
-						got = got[:1] // the conversation goes elsewhere after a broken answer
+			var changed atomic.Int32
+			t.Run(f.Name+"/"+script, func(t *testing.T) { // returns when its parallel subtests have
+				for _, q := range quirk.All() {
+					if q.API != "" && q.API != f.Name {
+						continue
 					}
-					for n, body := range got {
-						whole, err := q.Apply([]byte(answers[n]), seed+int64(n))
-						switch {
-						case errors.Is(err, quirk.ErrNotApplicable):
-							if diff := cmp.Diff(dataOf(answers[n]), dataOf(body)); diff != "" {
-								t.Errorf("answer %d: the quirk does not apply, yet the agent got (-clean +received):\n%s", n+1, diff)
+					t.Run(q.Name, func(t *testing.T) {
+						t.Parallel()
+						root, received := startProxy(t, upstream, &chaos.Chaos{Quirk: &q, Seed: seed})
+						msgs, err := runAgent(ctx, t, sandbox, f, root, script, nil)
+						got := received()
+						if q.Benign {
+							if err != nil {
+								t.Fatalf("a benign quirk through the proxy: %v", err)
 							}
-						case err != nil:
-							t.Fatalf("answer %d: Apply: %v", n+1, err)
-						case string(whole) != body:
-							t.Errorf("answer %d: the agent got (-Apply +received):\n%s", n+1, cmp.Diff(string(whole), body))
-						case body != answers[n]:
-							changed++
+							if diff := cmp.Diff(want, transcript(msgs)); diff != "" {
+								t.Errorf("transcript through the proxy (-without +with quirk):\n%s", diff)
+							}
+						} else {
+							got = got[:1] // the conversation goes elsewhere after a broken answer
 						}
-					}
-				})
-			}
-			if changed == 0 {
+						for n, body := range got {
+							whole, err := q.Apply([]byte(answers[n]), seed+int64(n))
+							switch {
+							case errors.Is(err, quirk.ErrNotApplicable):
+								if diff := cmp.Diff(dataOf(answers[n]), dataOf(body)); diff != "" {
+									t.Errorf("answer %d: the quirk does not apply, yet the agent got (-clean +received):\n%s", n+1, diff)
+								}
+							case err != nil:
+								t.Fatalf("answer %d: Apply: %v", n+1, err)
+							case string(whole) != body:
+								t.Errorf("answer %d: the agent got (-Apply +received):\n%s", n+1, cmp.Diff(string(whole), body))
+							case body != answers[n]:
+								changed.Add(1)
+							}
+						}
+					})
+				}
+			})
+			if changed.Load() == 0 {
 				t.Errorf("%s %s: no quirk changed any answer", f.Name, script)
 			}
 		}
