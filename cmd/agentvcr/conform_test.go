@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,30 +136,35 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 	}
 }
 
-// Conform of agentvcr's own agent, live against each case's URL, in each
-// wire format (-api, the agent run with the same -api; for Messages it
-// reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), over the whole catalog
-// with an empty baseline: every case passes. The idle timeout is short so
-// the stall case ends in a second.
-// measured finds the time a stall case measured: "after 2.062s:".
+// measured finds the time a stall case measured: "after 1.062s:".
 var measured = regexp.MustCompile(`after [0-9.]+m?s:`)
 
+// Conform of agentvcr's own agent, live against each case's URL, in each
+// wire format (-api, the agent run with the same -api; for Messages it
+// reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), with an empty baseline:
+// every case passes, with the details the command's own messages give.
+// The cases are those whose details are checked, a few of every tier
+// (quirk, broken stream, fault): each starts the command once. Every case
+// of every catalog runs on the same agent in process in conformtest's
+// TestOwnAgentEveryFormat, and on this command in CI's conform steps.
+// The idle timeout is short so the stall case ends in a second (conform
+// writes each answer at once, so only the stall is silent that long).
 func TestConformOwnAgentEveryFormat(t *testing.T) {
 	tests := []struct {
 		api, summary string
 		details      map[string]string // some cases' details
 	}{
-		{"chat", "30 cases: 30 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"chat", "8 cases: 8 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"clean":           "2 calls re-sent and answered; exit 0",
 			"ids_dropped":     "2 calls re-sent and answered; exit 0",
 			"truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a finish_reason or [DONE])",
 			"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
 			"fault_429":       "retried and finished (3 requests)",
 			"fault_500":       "retried and finished (3 requests)",
-			"fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
-		{"messages", "29 cases: 29 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"messages", "10 cases: 10 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"messages_echo_thinking":        "2 calls re-sent and answered, thinking sent back; exit 0",
 			"messages_clean":                "2 calls re-sent and answered; exit 0",
 			"messages_index_from_1":         "2 calls re-sent and answered; exit 0",
@@ -166,10 +173,10 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"messages_cut_before_stop":      "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a stop_reason or message_stop)",
 			"messages_fault_429":            "retried and finished (3 requests)",
 			"messages_fault_500":            "retried and finished (3 requests)",
-			"messages_fault_stall":          "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"messages_fault_stall":          "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
-		{"responses", "28 cases: 28 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
+		{"responses", "10 cases: 10 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
 			"responses_echo_reasoning":  "2 calls re-sent and answered, calls sent by call_id without reasoning items (valid: the model does not see its reasoning again); exit 0",
 			"responses_clean":           "2 calls re-sent and answered; exit 0",
 			"responses_ids_rotate":      "2 calls re-sent and answered; exit 0",
@@ -178,7 +185,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"responses_truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended before response.completed)",
 			"responses_second_response": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: a second response in one stream: resp_conform_1_again after resp_conform_1 (event 33))",
 			"responses_fault_429":       "retried and finished (3 requests)",
-			"responses_fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 2s (-idle-timeout 2s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"responses_fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"responses_fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 	}
@@ -190,8 +197,9 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			if err := os.WriteFile(baseline, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-baseline", baseline, "-json", report, "-timeout", "20s"},
-				ownAgent(t, "-api", tt.api, "-idle-timeout", "2s")...)...)
+			cases := slices.Sorted(maps.Keys(tt.details))
+			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-case", strings.Join(cases, ","), "-baseline", baseline, "-json", report,
+				"-timeout", "20s", "-p", "8"}, ownAgent(t, "-api", tt.api, "-idle-timeout", "1s")...)...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/record"
 	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -97,19 +99,27 @@ func startRecording(t *testing.T, upstream string, c *chaos.Chaos) (string, func
 	}
 }
 
-// runAgent runs our agent's loop on a fresh sandbox as script's model, in
-// format f, against the server at root, and returns the conversation.
-func runAgent(ctx context.Context, t *testing.T, f *agent.Format, root, script string) ([]agent.Message, error) {
+// newSandbox writes the demo's files in a fresh folder for our agent to
+// work in: its tools only read, so the runs of a test share one.
+func newSandbox(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := demo.WriteSandbox(dir); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// runAgent runs our agent's loop on the sandbox dir as script's model, in
+// format f, against the server at root, its requests through hc (nil: the
+// default client), and returns the conversation.
+func runAgent(ctx context.Context, t *testing.T, dir string, f *agent.Format, root, script string, hc *http.Client) ([]agent.Message, error) {
+	t.Helper()
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop := agent.Loop{Client: &agent.Client{BaseURL: wire.BaseURL(f, root), Model: script, APIKey: gatewayKey, Format: f},
+	loop := agent.Loop{Client: &agent.Client{BaseURL: wire.BaseURL(f, root), Model: script, APIKey: gatewayKey, Format: f, HTTPClient: hc},
 		Tools: tools.Default(ws, tools.ZH)}
 	return loop.Run(ctx, []agent.Message{
 		{Role: agent.RoleSystem, Content: agent.SystemPrompt(tools.ZH)},
@@ -161,12 +171,13 @@ func TestProxyEveryQuirk(t *testing.T) {
 	gwURL, stop := gw.Start()
 	defer stop()
 	ctx := context.Background()
+	sandbox := newSandbox(t)
 	const seed = 1
 	for _, f := range wire.All() {
 		upstream := upstreamOf(f, gwURL)
 		for _, script := range []string{demo.ScriptDemo, demo.ScriptParallel} {
 			root, clean := startProxy(t, upstream, nil)
-			msgs, err := runAgent(ctx, t, f, root, script)
+			msgs, err := runAgent(ctx, t, sandbox, f, root, script, nil)
 			if err != nil {
 				t.Fatalf("%s %s without quirk: %v", f.Name, script, err)
 			}
@@ -174,43 +185,46 @@ func TestProxyEveryQuirk(t *testing.T) {
 			if len(answers) < 2 {
 				t.Fatalf("%s %s: %d answers recorded, want a tool turn and an answer", f.Name, script, len(answers))
 			}
-			changed := 0
-			for _, q := range quirk.All() {
-				if q.API != "" && q.API != f.Name {
-					continue
-				}
-				t.Run(f.Name+"/"+script+"/"+q.Name, func(t *testing.T) {
-					root, received := startProxy(t, upstream, &chaos.Chaos{Quirk: &q, Seed: seed})
-					msgs, err := runAgent(ctx, t, f, root, script)
-					got := received()
-					if q.Benign {
-						if err != nil {
-							t.Fatalf("a benign quirk through the proxy: %v", err)
-						}
-						if diff := cmp.Diff(want, transcript(msgs)); diff != "" {
-							t.Errorf("transcript through the proxy (-without +with quirk):\n%s", diff)
-						}
-					} else {
-						got = got[:1] // the conversation goes elsewhere after a broken answer
+			var changed atomic.Int32
+			t.Run(f.Name+"/"+script, func(t *testing.T) { // returns when its parallel subtests have
+				for _, q := range quirk.All() {
+					if q.API != "" && q.API != f.Name {
+						continue
 					}
-					for n, body := range got {
-						whole, err := q.Apply([]byte(answers[n]), seed+int64(n))
-						switch {
-						case errors.Is(err, quirk.ErrNotApplicable):
-							if diff := cmp.Diff(dataOf(answers[n]), dataOf(body)); diff != "" {
-								t.Errorf("answer %d: the quirk does not apply, yet the agent got (-clean +received):\n%s", n+1, diff)
+					t.Run(q.Name, func(t *testing.T) {
+						t.Parallel()
+						root, received := startProxy(t, upstream, &chaos.Chaos{Quirk: &q, Seed: seed})
+						msgs, err := runAgent(ctx, t, sandbox, f, root, script, nil)
+						got := received()
+						if q.Benign {
+							if err != nil {
+								t.Fatalf("a benign quirk through the proxy: %v", err)
 							}
-						case err != nil:
-							t.Fatalf("answer %d: Apply: %v", n+1, err)
-						case string(whole) != body:
-							t.Errorf("answer %d: the agent got (-Apply +received):\n%s", n+1, cmp.Diff(string(whole), body))
-						case body != answers[n]:
-							changed++
+							if diff := cmp.Diff(want, transcript(msgs)); diff != "" {
+								t.Errorf("transcript through the proxy (-without +with quirk):\n%s", diff)
+							}
+						} else {
+							got = got[:1] // the conversation goes elsewhere after a broken answer
 						}
-					}
-				})
-			}
-			if changed == 0 {
+						for n, body := range got {
+							whole, err := q.Apply([]byte(answers[n]), seed+int64(n))
+							switch {
+							case errors.Is(err, quirk.ErrNotApplicable):
+								if diff := cmp.Diff(dataOf(answers[n]), dataOf(body)); diff != "" {
+									t.Errorf("answer %d: the quirk does not apply, yet the agent got (-clean +received):\n%s", n+1, diff)
+								}
+							case err != nil:
+								t.Fatalf("answer %d: Apply: %v", n+1, err)
+							case string(whole) != body:
+								t.Errorf("answer %d: the agent got (-Apply +received):\n%s", n+1, cmp.Diff(string(whole), body))
+							case body != answers[n]:
+								changed.Add(1)
+							}
+						}
+					})
+				}
+			})
+			if changed.Load() == 0 {
 				t.Errorf("%s %s: no quirk changed any answer", f.Name, script)
 			}
 		}
@@ -224,10 +238,11 @@ func TestProxyFaultsAreServes(t *testing.T) {
 	gw := gateway.New(gatewayKey, demo.Scripts(tools.ZH)...)
 	gwURL, stop := gw.Start()
 	t.Cleanup(stop) // after the parallel subtests
+	sandbox := newSandbox(t)
 	for _, f := range wire.All() {
 		upstream := upstreamOf(f, gwURL)
 		root, recorded := startRecording(t, upstream, nil)
-		if _, err := runAgent(context.Background(), t, f, root, demo.ScriptDemo); err != nil {
+		if _, err := runAgent(context.Background(), t, sandbox, f, root, demo.ScriptDemo, nil); err != nil {
 			t.Fatal(err)
 		}
 		_, data := recorded()
@@ -248,14 +263,17 @@ func TestProxyFaultsAreServes(t *testing.T) {
 				proxied, received := startProxy(t, upstream, &chaos.Chaos{Fault: fault})
 				defer received()
 				run := func(root string) ([]string, string) {
-					ctx, cancel := context.WithCancel(context.Background())
+					var hc *http.Client
 					if fault.Kind == serve.FaultStall {
 						// The client gives up on the stall (at turn 1: nothing else runs
-						// before it); the time is the stall's length, not a speed asserted.
-						ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
+						// before it) when no event came for a while: its error says the
+						// stream stalled, so the stall was reached. Both servers write
+						// the rest of a stream at once, so only the stall is that silent.
+						hc = &http.Client{Transport: &agent.LiveTransport{IdleTimeout: racetest.Slow * 300 * time.Millisecond}}
 					}
+					ctx, cancel := context.WithTimeout(context.Background(), racetest.Slow*time.Minute) // a stall nobody gives up on fails, not hangs
 					defer cancel()
-					msgs, err := runAgent(ctx, t, f, root, demo.ScriptDemo)
+					msgs, err := runAgent(ctx, t, sandbox, f, root, demo.ScriptDemo, hc)
 					if err == nil {
 						return transcript(msgs), "no error"
 					}

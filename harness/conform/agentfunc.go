@@ -21,21 +21,23 @@ import (
 // ctx ends when the case is decided (conform answered the request that
 // fixes its verdict and stops the agent) or at the case's timeout
 // (Options.Timeout, or StallTimeout for a stall case). The function must
-// return when ctx is done: conform waits funcGrace for it, as it gives a
-// command's process group between SIGTERM and SIGKILL, then records the
-// case as killed and leaves the goroutine behind. A panic is recovered and
-// reported like a Go program's: its value and stack on stderr, exit code 2.
+// return when ctx is done: conform waits defaultFuncGrace (2 s) for it, as
+// it gives a command's process group between SIGTERM and SIGKILL, then
+// records the case as killed and leaves the goroutine behind. A panic is
+// recovered and reported like a Go program's: its value and stack on
+// stderr, exit code 2.
 // Nothing is scrubbed from the process's environment, and the sweep of
 // leftover processes does not apply: an in-process agent starts none.
 type AgentFunc func(ctx context.Context, env []string, stdout, stderr io.Writer) int
 
-// funcGrace is how long an AgentFunc has to return once its context is
-// done.
-const funcGrace = 2 * time.Second
+// defaultFuncGrace is how long an AgentFunc has to return once its context
+// is done.
+const defaultFuncGrace = 2 * time.Second
 
 // runAgentFunc runs agent with the case's variables until it returns or
-// timeout passes; then its context is cancelled.
-func runAgentFunc(ctx context.Context, agent AgentFunc, extra []string, timeout time.Duration) procResult {
+// timeout passes; then its context is cancelled, and the function has
+// grace to return.
+func runAgentFunc(ctx context.Context, agent AgentFunc, extra []string, timeout, grace time.Duration) procResult {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var out funcOutput
@@ -58,9 +60,9 @@ func runAgentFunc(ctx context.Context, agent AgentFunc, extra []string, timeout 
 	case <-ctx.Done():
 		select {
 		case res.exitCode = <-done:
-		case <-time.After(funcGrace):
+		case <-time.After(grace):
 			res.exitCode = -1
-			fmt.Fprintf(out.writer(&out.stderr), "\n[agentvcr conform: the agent function did not return within %s of its context's end]\n", funcGrace)
+			fmt.Fprintf(out.writer(&out.stderr), "\n[agentvcr conform: the agent function did not return within %s of its context's end]\n", grace)
 		}
 	}
 	if ctx.Err() == context.DeadlineExceeded {

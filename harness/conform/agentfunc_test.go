@@ -45,14 +45,15 @@ func TestAgentFuncGetsTheCaseVariables(t *testing.T) {
 
 // At the timeout the agent's context ends: one that returns then is
 // killed at -timeout, as a command is; one that does not return is given
-// up after funcGrace and said so; a panic is exit code 2 with its value
-// and stack on stderr.
+// up after its grace (here shorter than conform's) and said so; a panic
+// is exit code 2 with its value and stack on stderr.
 func TestAgentFuncEnds(t *testing.T) {
 	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"clean"})
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	const timeout = 300 * time.Millisecond
+	grace := slow * 500 * time.Millisecond
 	killed := "the agent sent no request and was still running after -timeout 300ms: killed"
 	tests := []struct {
 		reason string
@@ -62,13 +63,13 @@ func TestAgentFuncEnds(t *testing.T) {
 	}{
 		{"it returns when its context ends", func(ctx context.Context, _ []string, _, _ io.Writer) int { <-ctx.Done(); return 0 }, -1, ""},
 		{"it ignores its context", func(context.Context, []string, io.Writer, io.Writer) int { <-release; return 0 }, -1,
-			"\n[agentvcr conform: the agent function did not return within 2s of its context's end]\n"},
+			"\n[agentvcr conform: the agent function did not return within " + grace.String() + " of its context's end]\n"},
 		{"it panics", func(context.Context, []string, io.Writer, io.Writer) int { panic("boom") }, 2, "panic: boom\n\ngoroutine "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			t.Parallel()
-			results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: tt.agent, Cases: only, Timeout: timeout})
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: tt.agent, Cases: only, Timeout: timeout, funcGrace: grace})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,8 +16,18 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
+
+// slow scales the tests' timeouts (4 under the race detector).
+const slow = racetest.Slow
+
+// funcPatience is how long the in-process test agents (testAgentFunc) wait
+// on a silent stream: what fault_stall waits out in every run of a whole
+// catalog. conform writes each answer at once, so a legitimate stream is
+// never silent for long; a stall is.
+const funcPatience = slow * 500 * time.Millisecond
 
 // The purpose-built agents: the test binary re-executed with
 // CONFORM_TEST_AGENT set to one of these modes plays a small agent that
@@ -62,7 +72,7 @@ func testAgentCommand(t *testing.T, mode string) Command {
 
 // testAgentFunc runs the agent of mode in the test process.
 func testAgentFunc(mode string) AgentFunc {
-	return testAgentFuncWaiting(mode, slow*2*time.Second)
+	return testAgentFuncWaiting(mode, funcPatience)
 }
 
 // testAgentFuncWaiting is testAgentFunc with another patience.

@@ -35,10 +35,13 @@ func verdicts(results []Result) []verdictRow {
 // A 3-way shard of a run, written as JSON, read back and merged, judged by
 // one baseline, gives the verdicts of the run unsharded. The agent answers
 // every call twice, so clean fails: the other cases' details say so only
-// when the probe ran in their shard too.
+// when the probe ran in their shard too. The agent runs in process: what
+// is tested is the split and the merge, not how a process is run (the
+// command's own test, cmd/agentvcr's TestConformShardsMergeLikeOneRun,
+// shards a real one).
 func TestShardedRunMergesToTheUnshardedVerdicts(t *testing.T) {
-	cmd := testAgentCommand(t, agentTwice)
-	opt := Options{Folder: agentFolder, Command: cmd, Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second}
+	t.Parallel()
+	opt := Options{Folder: agentFolder, Agent: testAgentFunc(agentTwice), Parallel: 8 / slow, Timeout: slow * 10 * time.Second, StallTimeout: slow * 10 * time.Second}
 	run := RunInfo{API: "chat", Agent: "twice"}
 	baseline, err := ParseBaseline("b", []byte("clean\nindex_plus_1\ntruncated # passes: stale\n"), Cases())
 	if err != nil {

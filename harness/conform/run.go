@@ -62,6 +62,9 @@ type Options struct {
 	// retryAfter is fault_429's Retry-After (zero: defaultRetryAfter);
 	// tests set a shorter one, sent in decimal seconds.
 	retryAfter time.Duration
+	// funcGrace is how long an Agent has to return once its context is
+	// done (zero: defaultFuncGrace); tests set a shorter one.
+	funcGrace time.Duration
 }
 
 // Run runs the agent once per case against one loopback server, each case
@@ -97,6 +100,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	if opt.retryAfter <= 0 {
 		opt.retryAfter = defaultRetryAfter
+	}
+	if opt.funcGrace <= 0 {
+		opt.funcGrace = defaultFuncGrace
 	}
 	dir := cmp.Or(opt.Folder, opt.Command.Dir) // where the probe's paths are
 	if dir == "" {
@@ -331,7 +337,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	}
 	var p procResult
 	if opt.Agent != nil {
-		p = runAgentFunc(ctx, opt.Agent, extra, timeout)
+		p = runAgentFunc(ctx, opt.Agent, extra, timeout, opt.funcGrace)
 	} else {
 		p = runAgent(ctx, opt.Command, extra, timeout)
 	}

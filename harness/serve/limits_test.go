@@ -18,14 +18,15 @@ import (
 )
 
 // A body over the bound is 413, in the shape of the errors of the format
-// whose path it was posted to (issue 22: it was 400).
+// whose path it was posted to (issue 22: it was 400). The bound is lowered
+// to 64 KiB (TestServeRefusesAnOversizedBody posts over the default one).
 func TestServeAnswers413InTheFormatsShape(t *testing.T) {
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel")}
-	base := serveOn(t, &Server{Route: router.Route})
+	base := serveOn(t, &Server{Route: router.Route, MaxBody: 64 << 10})
 	root := strings.TrimSuffix(base, "/v1")
 	for _, f := range wire.All() {
 		t.Run(f.Name, func(t *testing.T) {
-			body := io.MultiReader(strings.NewReader("{"), io.LimitReader(zeros{}, MaxRequestBody))
+			body := io.MultiReader(strings.NewReader("{"), io.LimitReader(zeros{}, 64<<10))
 			resp, err := http.Post(root+f.BasePath+f.Path("m"), "application/json", body)
 			if err != nil {
 				t.Fatal(err)
@@ -33,7 +34,7 @@ func TestServeAnswers413InTheFormatsShape(t *testing.T) {
 			defer resp.Body.Close()
 			got, _ := io.ReadAll(resp.Body)
 			want := string(f.ErrorBody(http.StatusRequestEntityTooLarge, "request_too_large",
-				"cannot read the request body: the body is too large: over 33554432 bytes (agentvcr serve -max-body)")) + "\n"
+				"cannot read the request body: the body is too large: over 65536 bytes (agentvcr serve -max-body)")) + "\n"
 			if resp.StatusCode != http.StatusRequestEntityTooLarge || string(got) != want {
 				t.Errorf("%d %s\nwant 413 %s", resp.StatusCode, got, want)
 			}
@@ -165,14 +166,15 @@ func heldBytes(v reflect.Value) int {
 	return 0
 }
 
-// A near miss with an extra 8 MiB member: the 404 and the log carry a
-// summary of the diff, the journal the whole diff (issue 22: 9.3 MB went
-// to stderr).
+// A near miss with an extra 1 MiB member, 64 times the summary's bound:
+// the 404 and the log carry a summary of the diff, the journal the whole
+// diff (issue 22: 9.3 MB went to stderr).
 func TestServeBoundsTheMissDiff(t *testing.T) {
 	var log, journal bytes.Buffer
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "demo")}
 	base := serveOn(t, &Server{Route: router.Route, Log: &syncWriter{w: &log}, Journal: &syncWriter{w: &journal}})
-	body := nearMiss(t, 8<<20)
+	const padding = 1 << 20
+	body := nearMiss(t, padding)
 	resp, err := http.Post(base+"/chat/completions", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +186,7 @@ func TestServeBoundsTheMissDiff(t *testing.T) {
 	}
 	cut := `+ 	  "padding": "xxxxxxxxxx`
 	for what, text := range map[string]string{"404 body": string(answer), "log": log.String()} {
-		if len(text) > 16<<10 || !strings.Contains(strings.ReplaceAll(text, "\u00a0", " "), "… (8388624 bytes, sha256 ") {
+		if len(text) > 16<<10 || !strings.Contains(strings.ReplaceAll(text, "\u00a0", " "), "… (1048592 bytes, sha256 ") {
 			t.Errorf("%s: %d bytes, want a summary under 16 KiB that cuts the long line:\n%.2000s", what, len(text), text)
 		}
 	}
@@ -195,7 +197,7 @@ func TestServeBoundsTheMissDiff(t *testing.T) {
 	if err := json.Unmarshal(journal.Bytes(), &entry); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(entry.Diff, "x") < 8<<20 || len(entry.Error) > 16<<10 {
+	if strings.Count(entry.Diff, "x") < padding || len(entry.Error) > 16<<10 {
 		t.Errorf("journal: diff of %d bytes, error of %d bytes: want the whole diff and the summary", len(entry.Diff), len(entry.Error))
 	}
 }

@@ -122,7 +122,7 @@ func TestRunUsageErrors(t *testing.T) {
 			"agentvcr run: recording is refused when CI=true: record on your machine and commit the cassette\n"},
 		{"unknown embedded cassette", []string{"run", "-cassette", "nosuch"}, nil, 1, ""},
 		{"unreachable gateway", []string{"run", "-base-url", "http://127.0.0.1:1/v1", "-model", "m"},
-			map[string]string{"OPENAI_API_KEY": "k"}, 1,
+			map[string]string{"OPENAI_API_KEY": "k", retryBackoffEnv: "1ms"}, 1, // its retries 1 ms apart, not 0.5 s and 1 s
 			"agentvcr run: cannot reach the gateway at http://127.0.0.1:1/v1/chat/completions (connect: connection refused): check -base-url or OPENAI_BASE_URL and the network\n"},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,7 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness/conform"
 	"github.com/agentvcr/agentvcr/harness/conform/conformtest"
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -42,7 +43,8 @@ func baselineOf(f *agent.Format) string {
 // ownAgent is agentvcr's agent as `agentvcr run -api F -model conform`
 // runs it live, on a sandbox of the demo's files: retries as the command
 // does, 1 ms apart when the answer names no Retry-After, and an idle
-// timeout of 2 s so that the stall case ends soon.
+// timeout of 0.5 s (times racetest.Slow) so that the stall case ends soon:
+// conform writes each answer at once, so only a stall is silent that long.
 func ownAgent(t *testing.T, f *agent.Format) conform.AgentFunc {
 	ws := t.TempDir()
 	if err := demo.WriteSandbox(ws); err != nil {
@@ -59,7 +61,7 @@ func ownAgent(t *testing.T, f *agent.Format) conform.AgentFunc {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		transport := &agent.LiveTransport{HeaderTimeout: 20 * time.Second, IdleTimeout: 2 * time.Second, Retries: agent.DefaultRetries, RetryBackoff: time.Millisecond}
+		transport := &agent.LiveTransport{HeaderTimeout: 20 * time.Second, IdleTimeout: racetest.Slow * 500 * time.Millisecond, Retries: agent.DefaultRetries, RetryBackoff: time.Millisecond}
 		loop := agent.Loop{Tools: tools.Default(workspace, tools.EN), Client: &agent.Client{BaseURL: vars[f.BaseURLEnv], APIKey: vars[f.KeyEnv],
 			Model: "conform", Format: f, HTTPClient: &http.Client{Transport: transport}}}
 		msgs, err := loop.Run(ctx, []agent.Message{{Role: agent.RoleSystem, Content: agent.SystemPrompt(tools.EN)}, {Role: agent.RoleUser, Content: demo.Prompt(tools.EN)}})
