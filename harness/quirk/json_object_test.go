@@ -19,7 +19,7 @@ var jsonEdges = []string{
 	`{"html":"<a href=\"x\">&amp;</a>","ctl":"\u0000\u001f\u007f","ls":"` + "\u2028\u2029" + `"}`,
 	`{"n":[0,-0,1.5,-2e10,3E+2,4e-2,12345678901234567890,0.000001]}`,
 	`{"nest":{"a":[[],[{}],[1,"x",true,false,null]],"b":{"c":{"d":[]}}}}`,
-	`{"k\u00e9y":1,"k\"q":2,"<":3}`, `{"arguments":"{\"path\":\"a\\\\b.go\",\"n\":1}"}`,
+	`{"u":"\u0041\u4E2D\uFFFD\udc00\ud83d\ude00x\ud83dx"}`, `{"k\u00e9y":1,"k\"q":2,"<":3}`, `{"arguments":"{\"path\":\"a\\\\b.go\",\"n\":1}"}`,
 	`[1,2]`, `"x"`, `3`, `true`, `null`,
 	``, `{`, `{"a":}`, `{"a":1}x`, `{"a":1} {"b":2}`, `{"a":1,}`, `{'a':1}`, `{"a":01}`, `{"a":"` + "\x01" + `"}`,
 }
@@ -39,10 +39,85 @@ func checkJSONObject(t *testing.T, data []byte) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: parsed %#v, the decoder %#v", data, got, want)
 	}
+	checkMarshal(t, got, want)
+}
+
+// checkMarshal fails when got.MarshalJSON parts from json.Marshal of
+// each member (want.marshalJSON, and refMarshal, which never calls
+// MarshalJSON) or of the whole object.
+func checkMarshal(t *testing.T, got, want *jsonObject) {
+	t.Helper()
 	b, err := got.MarshalJSON()
 	wb, werr := want.marshalJSON()
 	if err != nil || werr != nil || string(b) != string(wb) {
-		t.Fatalf("%q: written %s (%v), json.Marshal %s (%v)", data, b, err, wb, werr)
+		t.Fatalf("written %s (%v), json.Marshal of each member %s (%v)", b, err, wb, werr)
+	}
+	if wb := refMarshal(t, want); string(b) != string(wb) {
+		t.Fatalf("written %s, json.Marshal of each value %s", b, wb)
+	}
+	if wb, werr = json.Marshal(want); werr != nil || string(b) != string(wb) {
+		t.Fatalf("written %s, json.Marshal %s (%v)", b, wb, werr)
+	}
+}
+
+// refMarshal writes v with json.Marshal for every key and every value
+// that is not an ordered object or an array.
+func refMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	var out []byte
+	switch v := v.(type) {
+	case *jsonObject:
+		if v == nil {
+			return []byte("null")
+		}
+		out = append(out, '{')
+		for i, k := range v.keys {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, refMarshal(t, k)...)
+			out = append(out, ':')
+			out = append(out, refMarshal(t, v.vals[k])...)
+		}
+		return append(out, '}')
+	case []any:
+		if v == nil {
+			return []byte("null")
+		}
+		out = append(out, '[')
+		for i, e := range v {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, refMarshal(t, e)...)
+		}
+		return append(out, ']')
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestMarshalJSONLeavesOthersToEncodingJSON: members of other types than
+// a parse gives (raw JSON with spaces and HTML characters, Go numbers and
+// slices, a number json.Marshal writes as 0), each in an object of
+// parsed values, and nil arrays and objects, are written as json.Marshal
+// writes them, in an object or an array and at any depth.
+func TestMarshalJSONLeavesOthersToEncodingJSON(t *testing.T) {
+	for _, other := range []any{json.RawMessage(`{ "a" : "<b>" , "c":[1, 2] }`), 7, 2.5, []string{"x", "&"},
+		json.Number(""), []any(nil), (*jsonObject)(nil), map[string]any{"m": "<"}} {
+		inner, err := parseJSONObject([]byte(`{"s":"<é>","n":1.5,"a":[true,null,{}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inner.setAfter("s", "other", other)
+		o, _ := parseJSONObject([]byte(`{"first":"x","arr":[1],"last":{}}`))
+		o.set("arr", []any{json.Number("1"), inner, other})
+		o.set("obj", inner)
+		checkMarshal(t, o, o)
+		checkMarshal(t, inner, inner)
 	}
 }
 

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // parseJSONObject decodes data, which must hold exactly one JSON object.
@@ -161,8 +164,7 @@ func (r *orderedReader) value() any {
 }
 
 // str reads a string at pos. One without escapes or bytes past ASCII is
-// its bytes; others are unquoted by encoding/json (escapes, surrogates,
-// invalid UTF-8 replaced), as the decoder would.
+// its bytes; others are unquoted by unquote, as the decoder would.
 func (r *orderedReader) str() string {
 	start := r.pos
 	plain := true
@@ -174,19 +176,70 @@ func (r *orderedReader) str() string {
 			if plain {
 				return string(r.data[start+1 : r.pos-1])
 			}
-			var s string
-			_ = json.Unmarshal(r.data[start:r.pos], &s) // a valid string literal
-			return s
+			return unquote(r.data[start:r.pos])
 		case c == '\\':
 			plain = false
 			r.pos += 2
-		case c >= 0x80:
+		case c >= utf8.RuneSelf:
 			plain = false
 			r.pos++
 		default:
 			r.pos++
 		}
 	}
+}
+
+// unquote is the string a valid JSON string literal (quotes included)
+// stands for: escapes read, \uXXXX of a rune written in UTF-8. A surrogate
+// escape or invalid UTF-8 (which encoding/json pairs or replaces with
+// U+FFFD) is left to json.Unmarshal.
+func unquote(lit []byte) string {
+	out := make([]byte, 0, len(lit))
+	for i := 1; i < len(lit)-1; {
+		switch c := lit[i]; {
+		case c == '\\':
+			e := lit[i+1]
+			i += 2
+			switch e {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				v, _ := strconv.ParseUint(string(lit[i:i+4]), 16, 32)
+				if utf16.IsSurrogate(rune(v)) {
+					return unmarshalString(lit)
+				}
+				out = utf8.AppendRune(out, rune(v))
+				i += 4
+			default: // " \ /
+				out = append(out, e)
+			}
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(lit[i:])
+			if r == utf8.RuneError && n == 1 {
+				return unmarshalString(lit)
+			}
+			out = append(out, lit[i:i+n]...)
+			i += n
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return string(out)
+}
+
+func unmarshalString(lit []byte) string {
+	var s string
+	_ = json.Unmarshal(lit, &s) // a valid string literal
+	return s
 }
 
 // numberByte reports whether c may be part of a number literal.

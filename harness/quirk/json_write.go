@@ -7,9 +7,11 @@ import (
 )
 
 // MarshalJSON writes the members in order, compact, as encoding/json would
-// (HTML characters escaped). The values a parse gives are written by
-// appendJSON; when it meets anything else it hands the
-// whole object to marshalJSON, which asks encoding/json for every member.
+// (HTML characters escaped): the bytes json.Marshal(o) gives, which the
+// transforms call it for, without json.Marshal's second pass over them.
+// The values a parse gives are written by appendJSON; when it meets
+// anything else it hands the whole object to marshalJSON, which asks
+// encoding/json for every member.
 func (o *jsonObject) MarshalJSON() ([]byte, error) {
 	if b, ok := appendJSON(nil, o); ok {
 		return b, nil
