@@ -88,12 +88,16 @@ func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte
 			t.Errorf("the Responses transcript differs from the chat-completions one (-chat +responses):\n%s", diff)
 		}
 	}
+	read, err := quirk.ReadCassette(base) // once, for every quirk
+	if err != nil {
+		t.Fatal(err)
+	}
 	applied := 0
 	for _, q := range quirks {
 		if !q.Benign {
 			continue
 		}
-		out, err := quirk.ApplyToCassette(base, q, 7)
+		out, err := read.Apply(q, 7)
 		if errors.Is(err, quirk.ErrNotApplicable) {
 			continue
 		}

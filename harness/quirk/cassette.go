@@ -26,12 +26,36 @@ import (
 // The output is written the way go-vcr writes ("---" then the YAML), so the
 // same input, quirk and seed always give the same bytes.
 func ApplyToCassette(in []byte, q Quirk, seed int64) ([]byte, error) {
+	c, err := ReadCassette(in)
+	if err != nil {
+		return nil, fmt.Errorf("quirk %s: %w", q.Name, err)
+	}
+	return c.Apply(q, seed)
+}
+
+// A Cassette is a go-vcr cassette read once, to derive the cassettes of
+// several quirks from (ApplyToCassette reads one for each). Apply leaves
+// it as it was read.
+type Cassette struct {
+	c *vcr.Cassette
+}
+
+// ReadCassette reads a cassette (the YAML as saved) for Cassette.Apply.
+func ReadCassette(in []byte) (*Cassette, error) {
 	c, err := cassette.Decode(in) // bounded: aliases cannot make it expand
 	if err != nil {
-		return nil, fmt.Errorf("quirk %s: read cassette: %w", q.Name, err)
+		return nil, fmt.Errorf("read cassette: %w", err)
 	}
+	return &Cassette{c: c}, nil
+}
+
+// Apply is ApplyToCassette of the cassette read, to q with seed.
+func (cas *Cassette) Apply(q Quirk, seed int64) ([]byte, error) {
+	c := &vcr.Cassette{Version: cas.c.Version}
 	renames := map[string]string{}
-	for n, i := range c.Interactions {
+	for n, read := range cas.c.Interactions {
+		i := *read // the copy is edited: the cassette read stays as it was
+		c.Interactions = append(c.Interactions, &i)
 		for old, renamed := range renames {
 			i.Request.Body = strings.ReplaceAll(i.Request.Body, `"`+old+`"`, `"`+renamed+`"`)
 		}

@@ -1,7 +1,9 @@
 package quirk
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,5 +105,26 @@ func TestApplyQuirkToCassetteRejectsGarbage(t *testing.T) {
 	_, err := ApplyToCassette([]byte("interactions: [unclosed"), q, 1)
 	if err == nil || !strings.HasPrefix(err.Error(), "quirk crlf: read cassette: ") {
 		t.Errorf("err = %v, want a read error", err)
+	}
+}
+
+// TestReadCassetteOnceApplyMany: a cassette read once gives, quirk after
+// quirk (ids_dropped, which renames ids in the requests, first and again
+// last), the bytes ApplyToCassette gives of the YAML: Apply leaves the
+// cassette read as it was.
+func TestReadCassetteOnceApplyMany(t *testing.T) {
+	base := baseCassette(t)
+	c, err := ReadCassette(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped, _ := ByName("ids_dropped")
+	quirks := slices.Concat([]Quirk{dropped}, All(), []Quirk{dropped})
+	for n, q := range quirks {
+		want, werr := ApplyToCassette(base, q, int64(n))
+		got, err := c.Apply(q, int64(n))
+		if fmt.Sprint(err) != fmt.Sprint(werr) || string(got) != string(want) {
+			t.Fatalf("%s (%d): read once: %v\n%s\nApplyToCassette: %v\n%s", q.Name, n, err, got, werr, want)
+		}
 	}
 }

@@ -228,7 +228,7 @@ func (s *quirkStream) bytes(eol string) ([]byte, error) {
 	for i, it := range s.items {
 		events[i] = it.ev
 		if it.dirty {
-			b, err := json.Marshal(it.chunk)
+			b, err := it.chunk.MarshalJSON()
 			if err != nil {
 				return nil, err
 			}

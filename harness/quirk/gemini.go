@@ -61,7 +61,7 @@ func gemEdit(edit func(evs []*jsonObject) ([]*jsonObject, error)) func([]byte, i
 		}
 		var events []sse.Event
 		for _, o := range out {
-			b, err := json.Marshal(o)
+			b, err := o.MarshalJSON()
 			if err != nil {
 				return nil, err
 			}

@@ -1,13 +1,5 @@
 package quirk
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-)
-
 // jsonObject is a JSON object that keeps its members in the order they were
 // read, so a chunk that a quirk transform rewrites keeps the field order the
 // gateway sent (id, object, created, model, choices, ...) and a rewritten
@@ -16,66 +8,6 @@ import (
 type jsonObject struct {
 	keys []string
 	vals map[string]any
-}
-
-// parseJSONObject decodes data, which must hold exactly one JSON object.
-func parseJSONObject(data []byte) (*jsonObject, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	obj, ok := v.(*jsonObject)
-	if !ok {
-		return nil, fmt.Errorf("want a JSON object, got %T", v)
-	}
-	return obj, nil
-}
-
-func decodeOrdered(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := &jsonObject{vals: map[string]any{}}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string) // object keys are always strings
-				val, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				obj.set(key, val)
-			}
-			_, err := dec.Token() // '}'
-			return obj, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				val, err := decodeOrdered(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, val)
-			}
-			_, err := dec.Token() // ']'
-			return arr, err
-		}
-		return nil, fmt.Errorf("unexpected delimiter %q", t)
-	default:
-		return t, nil
-	}
 }
 
 // The readers below accept a nil object, which has no members.
@@ -177,28 +109,4 @@ func cloneJSON(v any) any {
 	default:
 		return v
 	}
-}
-
-// MarshalJSON writes the members in order, compact, as encoding/json would.
-func (o *jsonObject) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		vb, err := json.Marshal(o.vals[k])
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(vb)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
 }

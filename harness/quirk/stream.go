@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -160,13 +161,19 @@ func (s *Stream) replay() ([]byte, error) {
 // once wire.Detect would read it the same whatever came next (probed with
 // a Messages event and with a bare chat chunk), or at the end. A format
 // other than the quirk's is ErrNotApplicable, as the guard of All says.
+//
+// Detect goes by the first line that says a format, so the probes agree
+// only when the head has one (on their own the two say different
+// formats), and then they read what Detect reads of the head alone.
 func (s *Stream) decide(atEnd bool) error {
 	head := bytes.Join(s.undecided, nil)
-	f := wire.Detect(head)
-	if !atEnd {
-		a := wire.Detect(append(bytes.Clone(head), "\nevent: message_start\n"...))
-		b := wire.Detect(append(bytes.Clone(head), "\ndata: {}\n"...))
-		if a != b {
+	var f *agent.Format
+	if atEnd {
+		f = wire.Detect(head)
+	} else {
+		n := len(head)
+		f = wire.Detect(append(head, "\nevent: message_start\n"...))
+		if wire.Detect(append(head[:n], "\ndata: {}\n"...)) != f {
 			return nil // not known yet
 		}
 	}

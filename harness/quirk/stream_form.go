@@ -20,9 +20,9 @@ type streamForm struct {
 	// first event the transform may edit: the events before it are sent as
 	// pass writes them (the way Apply writes an event it leaves alone),
 	// from it on the answer is held and Apply'd at its end.
-	holdFrom func() func(sse.Event) bool
+	holdFrom func() func(*passEvent) bool
 	from     string // what holdFrom names, for Holds
-	pass     func(sse.Event) ([]byte, error)
+	pass     func(*passEvent) ([]byte, error)
 	// custom builds an editor of its own (comments, whose seed draws a
 	// number per event; several_choices), which holds what holds says.
 	custom func(seed int64) editor
@@ -91,7 +91,7 @@ func (e *localEditor) end() ([]byte, error) { return nil, nil }
 type lastEditor struct {
 	apply   func([]byte, int64) ([]byte, error)
 	seed    int64
-	pass    func(sse.Event) ([]byte, error)
+	pass    func(*passEvent) ([]byte, error)
 	pending []byte // the latest data event, as it came
 }
 
@@ -99,7 +99,7 @@ func (e *lastEditor) event(raw []byte) ([]byte, error) {
 	var out []byte
 	for _, ev := range sse.Parse(raw) {
 		if !ev.HasData {
-			b, err := e.pass(ev)
+			b, err := e.pass(&passEvent{Event: ev})
 			if err != nil {
 				return append(e.pending, raw...), err
 			}
@@ -107,7 +107,7 @@ func (e *lastEditor) event(raw []byte) ([]byte, error) {
 			continue
 		}
 		if e.pending != nil {
-			b, err := e.pass(sse.Parse(e.pending)[0])
+			b, err := e.pass(&passEvent{Event: sse.Parse(e.pending)[0]})
 			if err != nil {
 				return append(e.pending, raw...), err
 			}
@@ -133,8 +133,8 @@ func (e *lastEditor) end() ([]byte, error) {
 type holdEditor struct {
 	apply    func([]byte, int64) ([]byte, error)
 	seed     int64
-	pass     func(sse.Event) ([]byte, error)
-	holdFrom func(sse.Event) bool
+	pass     func(*passEvent) ([]byte, error)
+	holdFrom func(*passEvent) bool
 
 	all      []byte // the answer so far, as it came
 	sent     []byte // what was sent
@@ -147,14 +147,18 @@ func (e *holdEditor) event(raw []byte) ([]byte, error) {
 	if e.holding {
 		return nil, nil
 	}
-	events := sse.Parse(raw)
-	if e.holdFrom == nil || (len(events) == 1 && e.holdFrom(events[0])) {
+	parsed := sse.Parse(raw)
+	events := make([]passEvent, len(parsed))
+	for i, ev := range parsed {
+		events[i].Event = ev
+	}
+	if e.holdFrom == nil || (len(events) == 1 && e.holdFrom(&events[0])) {
 		e.holding, e.heldFrom = true, len(e.all)-len(raw)
 		return nil, nil
 	}
 	var out []byte
-	for _, ev := range events {
-		b, err := e.pass(ev)
+	for i := range events {
+		b, err := e.pass(&events[i])
 		if err != nil {
 			return raw, err
 		}

@@ -1,7 +1,6 @@
 package quirk
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -15,69 +14,89 @@ import (
 // chatPass writes an event as parseQuirkStream's edits (chat's, and Responses' without a sequence_number)
 // write one they leave alone: as parsed, LF-framed; a chunk that is not
 // valid JSON is the error Apply gives.
-func chatPass(ev sse.Event) ([]byte, error) {
+func chatPass(ev *passEvent) ([]byte, error) {
 	if ev.HasData && strings.HasPrefix(strings.TrimSpace(ev.Data), "{") {
-		if _, err := parseJSONObject([]byte(ev.Data)); err != nil {
+		if _, err := ev.object(); err != nil {
 			return nil, err
 		}
 	}
-	return sse.Format([]sse.Event{ev}, "\n"), nil
+	return sse.Format([]sse.Event{ev.Event}, "\n"), nil
 }
 
 // respPass writes an event as respEdit does: renumber sets every
 // sequence_number, so an event that has one is re-encoded (with its own
 // number: inOrder holds from the first out of order); others as chatPass.
-func respPass(ev sse.Event) ([]byte, error) {
+func respPass(ev *passEvent) ([]byte, error) {
 	if o := eventObject(ev); o != nil {
 		if _, ok := o.get("sequence_number"); ok {
-			b, _ := json.Marshal(o)
-			ev.Data = string(b)
-			return sse.Format([]sse.Event{ev}, "\n"), nil
+			b, _ := o.MarshalJSON()
+			out := ev.Event
+			out.Data = string(b)
+			return sse.Format([]sse.Event{out}, "\n"), nil
 		}
 	}
 	return chatPass(ev)
 }
 
 // msgPass writes an event as msgEdit does: its data re-encoded, LF-framed.
-func msgPass(ev sse.Event) ([]byte, error) {
+func msgPass(ev *passEvent) ([]byte, error) {
+	out := ev.Event
 	if ev.HasData {
-		o, err := parseJSONObject([]byte(ev.Data))
+		o, err := ev.object()
 		if err != nil {
 			return nil, err
 		}
-		b, _ := json.Marshal(o) // ordered objects of plain values always marshal
-		ev.Data = string(b)
+		b, _ := o.MarshalJSON() // ordered objects of plain values always marshal
+		out.Data = string(b)
 	}
-	return sse.Format([]sse.Event{ev}, "\n"), nil
+	return sse.Format([]sse.Event{out}, "\n"), nil
 }
 
 // gemPass writes an event as gemEdit does: its data alone, re-encoded,
 // CRLF-framed; an event without data is left out.
-func gemPass(ev sse.Event) ([]byte, error) {
+func gemPass(ev *passEvent) ([]byte, error) {
 	if !ev.HasData {
 		return nil, nil
 	}
-	o, err := parseJSONObject([]byte(ev.Data))
+	o, err := ev.object()
 	if err != nil {
 		return nil, err
 	}
-	b, _ := json.Marshal(o)
+	b, _ := o.MarshalJSON()
 	return sse.Format([]sse.Event{{Data: string(b), HasData: true}}, "\r\n"), nil
+}
+
+// passEvent is one event a streaming form reads: the SSE event, and its
+// data parsed as a JSON object once, when a test or a pass first asks.
+type passEvent struct {
+	sse.Event
+	read bool
+	obj  *jsonObject
+	err  error
+}
+
+// object is the event's data parsed (parseJSONObject).
+func (ev *passEvent) object() (*jsonObject, error) {
+	if !ev.read {
+		ev.read = true
+		ev.obj, ev.err = parseJSONObject([]byte(ev.Data))
+	}
+	return ev.obj, ev.err
 }
 
 // eventObject is an event's data parsed, nil when it is not an object (an
 // event the transforms then hold, to meet the error Apply gives).
-func eventObject(ev sse.Event) *jsonObject {
+func eventObject(ev *passEvent) *jsonObject {
 	if !ev.HasData {
 		return nil
 	}
-	o, _ := parseJSONObject([]byte(ev.Data))
+	o, _ := ev.object()
 	return o
 }
 
 // chatCallEvent names a chunk with tool-call pieces or a finish_reason
 // "tool_calls" (finish_stop's edit), or one that is not valid JSON.
-func chatCallEvent(ev sse.Event) bool {
+func chatCallEvent(ev *passEvent) bool {
 	if !ev.HasData || !strings.HasPrefix(strings.TrimSpace(ev.Data), "{") {
 		return false
 	}
@@ -99,7 +118,7 @@ func chatCallEvent(ev sse.Event) bool {
 
 // msgToolUse names the start of a tool_use block (or an event that is not
 // valid JSON).
-func msgToolUse(ev sse.Event) bool {
+func msgToolUse(ev *passEvent) bool {
 	o := eventObject(ev)
 	if o == nil {
 		return ev.HasData
@@ -109,8 +128,8 @@ func msgToolUse(ev sse.Event) bool {
 
 // eventTypes names the events whose data's type is one of types (or one
 // whose data is not a JSON object).
-func eventTypes(types ...string) func(sse.Event) bool {
-	return func(ev sse.Event) bool {
+func eventTypes(types ...string) func(*passEvent) bool {
+	return func(ev *passEvent) bool {
 		o := eventObject(ev)
 		if o == nil {
 			return ev.HasData
@@ -126,7 +145,7 @@ func eventTypes(types ...string) func(sse.Event) bool {
 
 // respCallEvent names a Responses event about a function call: its item
 // added or done, its argument deltas or done (or one that is not valid JSON).
-func respCallEvent(ev sse.Event) bool {
+func respCallEvent(ev *passEvent) bool {
 	if !ev.HasData || !strings.HasPrefix(strings.TrimSpace(ev.Data), "{") {
 		return false
 	}
@@ -140,7 +159,7 @@ func respCallEvent(ev sse.Event) bool {
 
 // gemCallEvent names a Gemini event with a functionCall part (or one that
 // is not valid JSON).
-func gemCallEvent(ev sse.Event) bool {
+func gemCallEvent(ev *passEvent) bool {
 	if !ev.HasData {
 		return false
 	}
@@ -158,7 +177,7 @@ func gemCallEvent(ev sse.Event) bool {
 
 // msgWithIndex names an event whose data has an index (a block's start,
 // delta or stop), or one that is not valid JSON.
-func msgWithIndex(ev sse.Event) bool {
+func msgWithIndex(ev *passEvent) bool {
 	o := eventObject(ev)
 	if o == nil {
 		return ev.HasData
@@ -169,10 +188,10 @@ func msgWithIndex(ev sse.Event) bool {
 
 // inOrder adds to a Responses test the events respEdit renumbers: from the
 // first whose sequence_number is not the count of those before it.
-func inOrder(test func(sse.Event) bool) func() func(sse.Event) bool {
-	return func() func(sse.Event) bool {
+func inOrder(test func(*passEvent) bool) func() func(*passEvent) bool {
+	return func() func(*passEvent) bool {
 		n := 0
-		return func(ev sse.Event) bool {
+		return func(ev *passEvent) bool {
 			if test(ev) {
 				return true
 			}
@@ -191,8 +210,8 @@ func inOrder(test func(sse.Event) bool) func() func(sse.Event) bool {
 }
 
 // stateless makes a test of one event a holdFrom.
-func stateless(test func(sse.Event) bool) func() func(sse.Event) bool {
-	return func() func(sse.Event) bool { return test }
+func stateless(test func(*passEvent) bool) func() func(*passEvent) bool {
+	return func() func(*passEvent) bool { return test }
 }
 
 var (
@@ -222,9 +241,9 @@ func respFrom(types ...string) streamForm {
 
 // gemAfterFirst: the edit keeps the first data event and replaces the rest
 // (gemini_error_midstream), so it holds from the second.
-var gemAfterFirst = streamForm{pass: gemPass, from: "the second event", holdFrom: func() func(sse.Event) bool {
+var gemAfterFirst = streamForm{pass: gemPass, from: "the second event", holdFrom: func() func(*passEvent) bool {
 	seen := 0
-	return func(ev sse.Event) bool {
+	return func(ev *passEvent) bool {
 		if ev.HasData {
 			seen++
 		}
@@ -235,7 +254,7 @@ var gemAfterFirst = streamForm{pass: gemPass, from: "the second event", holdFrom
 // respCallsOrCompleted: the edit starts at the first function-call event
 // or response.completed (responses_shared_output_index edits both).
 var respCallsOrCompleted = streamForm{pass: respPass, from: "the first function-call event or response.completed",
-	holdFrom: inOrder(func(ev sse.Event) bool { return respCallEvent(ev) || eventTypes("response.completed")(ev) })}
+	holdFrom: inOrder(func(ev *passEvent) bool { return respCallEvent(ev) || eventTypes("response.completed")(ev) })}
 
 // gemLast: the edit touches only the last event (gemini_finish_alone,
 // gemini_empty_candidate, gemini_cut_before_finish), which alone is held.

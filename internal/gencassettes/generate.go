@@ -148,11 +148,15 @@ func deriveQuirks(dir, sub string, bases []string, quirks []quirk.Quirk) error {
 		if err != nil {
 			return err
 		}
+		read, err := quirk.ReadCassette(in) // once, for every quirk
+		if err != nil {
+			return fmt.Errorf("%s: %w", base, err)
+		}
 		for _, q := range quirks {
 			if !q.Benign {
 				continue
 			}
-			out, err := quirk.ApplyToCassette(in, q, 1)
+			out, err := read.Apply(q, 1)
 			if errors.Is(err, quirk.ErrNotApplicable) {
 				continue
 			}

@@ -1,0 +1,196 @@
+package quirk
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentvcr/agentvcr/harness/sse"
+)
+
+// jsonEdges are the shapes where a hand-written JSON reader or writer
+// could part from encoding/json: escapes, surrogates, invalid UTF-8, the
+// HTML characters, U+2028, duplicate keys, numbers, white space, values
+// that are not objects, invalid and trailing data.
+var jsonEdges = []string{
+	`{}`, ` { } `, "\t{\r\n\"a\" :\n1 }\n", `{"a":1,"a":2,"b":3,"a":4}`,
+	`{"s":"plain","e":"\"\\\/\b\f\n\r\t","u":"\u00e9\u003c\u2028\ud83d\ude00","lone":"\ud800x","bad":"` + "\xff\xfe" + `","bad2":"` + "\x80\xc3(" + `"}`,
+	`{"html":"<a href=\"x\">&amp;</a>","ctl":"\u0000\u001f\u007f","ls":"` + "\u2028\u2029" + `"}`,
+	`{"n":[0,-0,1.5,-2e10,3E+2,4e-2,12345678901234567890,0.000001]}`,
+	`{"nest":{"a":[[],[{}],[1,"x",true,false,null]],"b":{"c":{"d":[]}}}}`,
+	`{"u":"\u0041\u4E2D\uFFFD\udc00\ud83d\ude00x\ud83dx"}`, `{"k\u00e9y":1,"k\"q":2,"<":3}`, `{"arguments":"{\"path\":\"a\\\\b.go\",\"n\":1}"}`,
+	`[1,2]`, `"x"`, `3`, `true`, `null`,
+	``, `{`, `{"a":}`, `{"a":1}x`, `{"a":1} {"b":2}`, `{"a":1,}`, `{'a':1}`, `{"a":01}`, `{"a":"` + "\x01" + `"}`,
+}
+
+// checkJSONObject fails when parseJSONObject and MarshalJSON part from
+// the encoding/json path (decodeJSONObject, marshalJSON) on data.
+func checkJSONObject(t *testing.T, data []byte) {
+	t.Helper()
+	got, err := parseJSONObject(data)
+	want, werr := decodeJSONObject(data)
+	if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+		t.Fatalf("%q: parse error %v, the decoder's %v", data, err, werr)
+	}
+	if err != nil {
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: parsed %#v, the decoder %#v", data, got, want)
+	}
+	checkMarshal(t, got, want)
+}
+
+// checkMarshal fails when got.MarshalJSON parts from json.Marshal of
+// each member (want.marshalJSON, and refMarshal, which never calls
+// MarshalJSON) or of the whole object.
+func checkMarshal(t *testing.T, got, want *jsonObject) {
+	t.Helper()
+	b, err := got.MarshalJSON()
+	wb, werr := want.marshalJSON()
+	if err != nil || werr != nil || string(b) != string(wb) {
+		t.Fatalf("written %s (%v), json.Marshal of each member %s (%v)", b, err, wb, werr)
+	}
+	if wb := refMarshal(t, want); string(b) != string(wb) {
+		t.Fatalf("written %s, json.Marshal of each value %s", b, wb)
+	}
+	if wb, werr = json.Marshal(want); werr != nil || string(b) != string(wb) {
+		t.Fatalf("written %s, json.Marshal %s (%v)", b, wb, werr)
+	}
+}
+
+// refMarshal writes v with json.Marshal for every key and every value
+// that is not an ordered object or an array.
+func refMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	var out []byte
+	switch v := v.(type) {
+	case *jsonObject:
+		if v == nil {
+			return []byte("null")
+		}
+		out = append(out, '{')
+		for i, k := range v.keys {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, refMarshal(t, k)...)
+			out = append(out, ':')
+			out = append(out, refMarshal(t, v.vals[k])...)
+		}
+		return append(out, '}')
+	case []any:
+		if v == nil {
+			return []byte("null")
+		}
+		out = append(out, '[')
+		for i, e := range v {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, refMarshal(t, e)...)
+		}
+		return append(out, ']')
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestMarshalJSONLeavesOthersToEncodingJSON: members of other types than
+// a parse gives (raw JSON with spaces and HTML characters, Go numbers and
+// slices, a number json.Marshal writes as 0), each in an object of
+// parsed values, and nil arrays and objects, are written as json.Marshal
+// writes them, in an object or an array and at any depth.
+func TestMarshalJSONLeavesOthersToEncodingJSON(t *testing.T) {
+	for _, other := range []any{json.RawMessage(`{ "a" : "<b>" , "c":[1, 2] }`), 7, 2.5, []string{"x", "&"},
+		json.Number(""), []any(nil), (*jsonObject)(nil), map[string]any{"m": "<"}} {
+		inner, err := parseJSONObject([]byte(`{"s":"<é>","n":1.5,"a":[true,null,{}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inner.setAfter("s", "other", other)
+		o, _ := parseJSONObject([]byte(`{"first":"x","arr":[1],"last":{}}`))
+		o.set("arr", []any{json.Number("1"), inner, other})
+		o.set("obj", inner)
+		checkMarshal(t, o, o)
+		checkMarshal(t, inner, inner)
+	}
+}
+
+// TestJSONObjectIsEncodingJSON: the one-pass reader and writer of ordered
+// objects read and write what encoding/json does, on every data of every
+// answer TestStreamIsApply streams and on the edges above.
+func TestJSONObjectIsEncodingJSON(t *testing.T) {
+	for _, e := range jsonEdges {
+		checkJSONObject(t, []byte(e))
+	}
+	n := 0
+	for _, body := range answers(t) {
+		for _, ev := range sse.Parse(body) {
+			if ev.HasData {
+				checkJSONObject(t, []byte(ev.Data))
+				n++
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d events read", n)
+	}
+}
+
+// TestAppendStringIsMarshal: every byte alone, and the runes json.Marshal
+// escapes or replaces, are quoted as json.Marshal quotes them.
+func TestAppendStringIsMarshal(t *testing.T) {
+	var cases []string
+	for c := range 256 {
+		cases = append(cases, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"b")
+	}
+	cases = append(cases, "\u2028", "x\u2029y", "\ufffd", "é€😀", "\xed\xa0\x80", "\xf0\x9f\x98", string(utf8.MaxRune))
+	for _, s := range cases {
+		checkString(t, s)
+	}
+}
+
+func checkString(t *testing.T, s string) {
+	t.Helper()
+	want, _ := json.Marshal(s)
+	if got := appendString(nil, s); string(got) != string(want) {
+		t.Fatalf("%q: written %s, json.Marshal %s", s, got, want)
+	}
+}
+
+// TestValidNumberIsMarshal: a json.Number is written as json.Marshal
+// writes it; validNumber refuses only the literals json.Marshal refuses
+// (and "", which it writes as 0).
+func TestValidNumberIsMarshal(t *testing.T) {
+	for _, s := range []string{"", "0", "-0", "1", "10", "-12", "1.5", "0.0", "1e5", "1E+5", "1e-05", "-1.25e10",
+		"01", "-", "+1", "1.", ".5", "1e", "1e+", "--1", "1.5.2", "0x10", "NaN", " 1", "1 ", "1_000"} {
+		checkNumber(t, s)
+	}
+}
+
+func checkNumber(t *testing.T, s string) {
+	t.Helper()
+	want, err := json.Marshal(json.Number(s))
+	got, ok := appendJSON(nil, json.Number(s))
+	if ok != (err == nil && s != "") || (ok && string(got) != string(want)) {
+		t.Fatalf("%q: written %s (%v), json.Marshal %s (%v)", s, got, ok, want, err)
+	}
+}
+
+// FuzzJSONObject: arbitrary data is read and written as encoding/json
+// does, and so are arbitrary strings and number literals.
+func FuzzJSONObject(f *testing.F) {
+	for _, e := range jsonEdges {
+		f.Add([]byte(e))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkJSONObject(t, data)
+		checkString(t, string(data))
+		checkNumber(t, string(data))
+	})
+}
