@@ -53,7 +53,8 @@ type msgMerger struct {
 	argSlab    []byte      // each tool_use's arguments start in a window of this slab
 	ev         msgEvent    // reused between events
 	bd         blockDelta  // reused between events
-	jsonOnly   bool        // decode every event with encoding/json (tests compare the paths)
+	tmpl       deltaTemplate
+	jsonOnly   bool // decode every event with encoding/json (tests compare the paths)
 }
 
 // add merges one event's JSON.
@@ -61,8 +62,11 @@ func (m *msgMerger) add(data []byte) error {
 	m.events++
 	fast := ""
 	if !m.jsonOnly {
+		if m.tmpl.match(data, &m.bd) {
+			return m.delta(&m.bd)
+		}
 		m.bd.index = -1 // a stop without an index stops nothing
-		fast = scanEvent(data, &m.bd)
+		fast = scanEventTemplate(data, &m.bd, &m.tmpl)
 	}
 	switch fast {
 	case "content_block_delta":
