@@ -116,3 +116,6 @@ func (t *Template) Match(data []byte, vals *[MaxHoles]Value) bool {
 	}
 	return string(data[s.I:]) == string(t.buf[from:])
 }
+
+// Holes is the number of holes of the template, 0 when it holds none.
+func (t *Template) Holes() int { return t.n }
