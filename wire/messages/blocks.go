@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
@@ -307,13 +308,14 @@ func (m *msgMerger) turn() *agent.Turn {
 			size += len(b.args)
 		}
 	}
-	all := make([]byte, 0, size)
+	var all strings.Builder // one string that every call's arguments slice, copied once
+	all.Grow(size)
 	for _, b := range blocks {
 		if b.kind == blockKindToolUse && b.deltas {
-			all = append(all, b.args...)
+			all.Write(b.args)
 		}
 	}
-	allArgs := string(all) // one string that every call's arguments slice
+	allArgs := all.String()
 	var text []byte
 	for _, b := range blocks {
 		switch b.kind {
