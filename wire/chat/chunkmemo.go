@@ -51,7 +51,6 @@ type chunkTemplate struct {
 	c      chunk
 	choice [1]choice
 	piece  [1]toolPiece
-	vals   [jsonscan.MaxHoles]jsonscan.Value
 	hits   int // chunks matched (tests check that the stream they merge was)
 }
 
@@ -108,15 +107,16 @@ func templateShape(c *chunk) int {
 // match returns the chunk data decodes to when it matches the template,
 // else nil. The chunk is the template's own, valid until the next call.
 func (t *chunkTemplate) match(data []byte) *chunk {
-	if t.shape == templateNone || !t.t.Match(data, &t.vals) {
+	var vals [jsonscan.MaxHoles]jsonscan.Value // on the stack: no write barriers
+	if t.shape == templateNone || !t.t.Match(data, &vals) {
 		return nil
 	}
 	t.hits++
 	if t.shape == templateArgs {
-		t.piece[0].Index.N = t.vals[0].N
-		t.piece[0].Function.Arguments = t.vals[1].B
+		t.piece[0].Index.N = vals[0].N
+		t.piece[0].Function.Arguments = vals[1].B
 	} else {
-		t.choice[0].Delta.Content = t.vals[0].B
+		t.choice[0].Delta.Content = vals[0].B
 	}
 	return &t.c
 }

@@ -11,8 +11,7 @@ type deltaTemplate struct {
 	t    jsonscan.Template
 	typ  string // the delta's type
 	ok   bool   // t holds a delta
-	vals [jsonscan.MaxHoles]jsonscan.Value
-	hits int // events matched (tests check that the stream they merge was)
+	hits int    // events matched (tests check that the stream they merge was)
 }
 
 // remember keeps the content_block_delta d that the scanner s read from
@@ -25,12 +24,13 @@ func (t *deltaTemplate) remember(data []byte, d *blockDelta, s *scanner) {
 // match fills d's index, type and text, which are all merger.delta reads,
 // and reports true when data matches the template.
 func (t *deltaTemplate) match(data []byte, d *blockDelta) bool {
-	if !t.ok || !t.t.Match(data, &t.vals) {
+	var vals [jsonscan.MaxHoles]jsonscan.Value // on the stack: no write barriers
+	if !t.ok || !t.t.Match(data, &vals) {
 		return false
 	}
 	t.hits++
 	// Only the members delta reads: a whole blockDelta would be copied
 	// with its pointers' write barriers.
-	d.index, d.typ, d.value, d.quoted = t.vals[0].N, t.typ, t.vals[1].B, true
+	d.index, d.typ, d.value, d.quoted = vals[0].N, t.typ, vals[1].B, true
 	return true
 }

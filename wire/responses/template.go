@@ -14,7 +14,6 @@ type respTemplate struct {
 	ok    bool
 	d     respDelta // the delta remembered: its type and which members it had
 	roles [jsonscan.MaxHoles]holeRole
-	vals  [jsonscan.MaxHoles]jsonscan.Value
 	hits  int // events matched (tests check that the stream they merge was)
 }
 
@@ -32,13 +31,14 @@ func (t *respTemplate) remember(data []byte, d *respDelta, s *scanner) {
 // match reports whether data matches the template and then fills d as
 // scanRespDelta would.
 func (t *respTemplate) match(data []byte, d *respDelta) bool {
-	if !t.ok || !t.t.Match(data, &t.vals) {
+	var vals [jsonscan.MaxHoles]jsonscan.Value // on the stack: no write barriers
+	if !t.ok || !t.t.Match(data, &vals) {
 		return false
 	}
 	t.hits++
 	*d = t.d
 	for i, role := range t.roles[:t.t.Holes()] {
-		switch v := &t.vals[i]; role {
+		switch v := &vals[i]; role {
 		case roleSeq:
 			d.seq = v.N
 		case roleItem:
