@@ -9,7 +9,8 @@ import (
 // Responses builds a Responses stream of at least size bytes:
 // function calls in rounds of three, their argument deltas interleaved, each
 // 1 to 6 bytes long in its own event with the full envelope OpenAI sends
-// (event line, type, sequence_number, item_id, output_index), each call
+// (event line, type, sequence_number, item_id, output_index, obfuscation
+// padding that changes from event to event), each call
 // announced by output_item.added and confirmed by function_call_arguments.done
 // and output_item.done.
 func Responses(size int) (stream []byte, calls int) {
@@ -47,7 +48,7 @@ func Responses(size int) (stream []byte, calls int) {
 					n++
 				}
 				q, _ := json.Marshal(a[pos[i] : pos[i]+n])
-				event("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":"fc_68a1c0d2e3f4%08d","output_index":%d,"delta":%s,"obfuscation":"x3Fq"`, calls+i, calls+i, q))
+				event("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":"fc_68a1c0d2e3f4%08d","output_index":%d,"delta":%s,"obfuscation":%q`, calls+i, calls+i, q, obfuscation(seq)))
 				pos[i] += n
 			}
 			if !left {
@@ -63,4 +64,15 @@ func Responses(size int) (stream []byte, calls int) {
 	}
 	event("response.completed", `"response":{"id":"resp_68a1c0d2e3f4","object":"response","created_at":1753345615,"status":"completed","model":"gpt-5.1-codex","output":[],"usage":{"input_tokens":812,"output_tokens":64,"total_tokens":876}}`)
 	return b.Bytes(), calls
+}
+
+// obfuscation is the padding OpenAI sends on every delta event, which
+// changes from one event to the next: 2 to 9 letters and digits.
+func obfuscation(seq int) string {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	b := make([]byte, 2+seq%8)
+	for i := range b {
+		b[i] = letters[(seq*31+i*17)%len(letters)]
+	}
+	return string(b)
 }

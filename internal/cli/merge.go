@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"strings"
@@ -82,12 +83,12 @@ func cmdMerge(env Env, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	br := bufio.NewReaderSize(in, detectBytes)
 	if api == nil {
-		head, _ := br.Peek(detectBytes) // a shorter stream is all there is to look at
+		var head []byte
+		head, in = readHead(in, detectBytes) // a shorter stream is all there is to look at
 		api = wire.Detect(head)
 	}
-	turn, err := api.Merge(br)
+	turn, err := api.Merge(in)
 	if werr := writeSummary(stdout, turn, err); werr != nil {
 		fmt.Fprintf(stderr, "agentvcr merge: writing output: %v\n", werr)
 		return 1
@@ -98,3 +99,33 @@ func cmdMerge(env Env, args []string) int {
 	}
 	return 0
 }
+
+// readHead reads the first n bytes of r (fewer when it ends or fails
+// first) for -api auto to look at, and returns them with a reader of the
+// whole stream: the head, then the rest of r, or the error r gave. The
+// merger reads the rest straight from r, not through a second buffer.
+func readHead(r io.Reader, n int) ([]byte, io.Reader) {
+	head := make([]byte, n)
+	got, empty := 0, 0
+	var err error
+	for got < n && err == nil {
+		var k int
+		k, err = r.Read(head[got:])
+		got += k
+		if k > 0 || err != nil {
+			empty = 0
+		} else if empty++; empty == 100 {
+			err = io.ErrNoProgress
+		}
+	}
+	head = head[:got]
+	if err != nil {
+		return head, io.MultiReader(bytes.NewReader(head), failedReader{err})
+	}
+	return head, io.MultiReader(bytes.NewReader(head), r)
+}
+
+// failedReader is a stream that has ended with err (io.EOF for its end).
+type failedReader struct{ err error }
+
+func (f failedReader) Read([]byte) (int, error) { return 0, f.err }

@@ -19,7 +19,13 @@ import (
 // encoding/json. c must be freshly reset. h, when not nil, remembers how a
 // chunk began (see chunkHead) and is compared with the next one's start.
 func scanChunk(data []byte, c *chunk, h *chunkHead) bool {
-	s := scanner{jsonscan.Scanner{B: data}}
+	return scanChunkTemplate(data, c, h, nil)
+}
+
+// scanChunkTemplate is scanChunk that also remembers a chunk it read in t,
+// when t is not nil and the chunk has a shape chunkTemplate keeps.
+func scanChunkTemplate(data []byte, c *chunk, h *chunkHead, t *chunkTemplate) bool {
+	s := scanner{Scanner: jsonscan.Scanner{B: data}}
 	resumed, objectSeen, other := false, false, false
 	member := func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
@@ -71,27 +77,13 @@ func scanChunk(data []byte, c *chunk, h *chunkHead) bool {
 		return false
 	}
 	s.WS()
-	return s.I == len(s.B)
-}
-
-var choicesKey = []byte("choices")
-
-// chunkHead is how the last chunk began, through its "choices" key: the
-// members before it that only the object's name is kept of (the id, object,
-// created, model and system_fingerprint every chunk of a stream repeats),
-// as bytes. A chunk that begins with the same bytes would be scanned to the
-// same place with the same result, so the scanner starts after them.
-type chunkHead struct {
-	head   []byte // through "choices": and the spaces after it
-	object string // the chunk's object then
-	seen   uint32 // the members' bits then
-}
-
-func (h *chunkHead) remember(head []byte, object string, objectSeen bool) {
-	h.head, h.object, h.seen = append(h.head[:0], head...), object, 0
-	if objectSeen {
-		h.seen = 1 << 0
+	if s.I != len(s.B) {
+		return false
 	}
+	if t != nil {
+		t.remember(data, c, &s)
+	}
+	return true
 }
 
 // The members each object decodes; any other key is skipped.
@@ -263,8 +255,10 @@ func (s *scanner) text(t *rawText) bool {
 		*t = nil
 		return s.Null()
 	case '"':
+		start := s.I
 		lit, _, ok := s.Str()
 		*t = lit
+		s.textAt = jsonscan.Hole{Kind: jsonscan.HoleString, Start: start, End: s.I}
 		return ok
 	case '[', '{':
 		b, ok := s.Raw()
@@ -344,7 +338,9 @@ func (s *scanner) index(x *optIndex) bool {
 		*x = optIndex{}
 		return s.Null()
 	}
+	start := s.I
 	n, integer, ok := s.Number()
+	s.indexAt = jsonscan.Hole{Kind: jsonscan.HoleInt, Start: start, End: s.I}
 	*x = optIndex{N: n, Set: true}
 	return ok && integer
 }
@@ -362,7 +358,9 @@ func (s *scanner) function(f *pieceFunction) bool {
 			if s.Peek() == 'n' {
 				f.Arguments, ok = nil, s.Null()
 			} else {
+				start := s.I
 				f.Arguments, ok = s.Raw()
+				s.textAt = jsonscan.Hole{Kind: jsonscan.HoleString, Start: start, End: s.I}
 			}
 		default:
 			ok = s.Other(key, functionFields)

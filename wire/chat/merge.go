@@ -47,8 +47,9 @@ type merger struct {
 	chunks   int
 	c        chunk // reused between chunks to keep allocations per chunk low
 	dec      chunkDecoder
-	head     chunkHead // how the last chunk the scanner read began
-	jsonOnly bool      // decode every chunk with encoding/json (tests compare the paths)
+	head     chunkHead     // how the last chunk the scanner read began
+	tmpl     chunkTemplate // the last chunk of a shape streams repeat
+	jsonOnly bool          // decode every chunk with encoding/json (tests compare the paths)
 }
 
 // Merge reads a raw chat-completions SSE stream and merges it into one
@@ -84,9 +85,15 @@ func merge(r io.Reader, jsonOnly bool) (*agent.Turn, error) {
 // add merges one chunk's JSON.
 func (m *merger) add(data []byte) error {
 	m.chunks++
+	if !m.jsonOnly {
+		if c := m.tmpl.match(data); c != nil {
+			m.choice(&c.Choices[0]) // no usage, no error: see chunkTemplate
+			return nil
+		}
+	}
 	c := &m.c
 	c.reset()
-	if m.jsonOnly || !scanChunk(data, c, &m.head) {
+	if m.jsonOnly || !scanChunkTemplate(data, c, &m.head, &m.tmpl) {
 		c.reset()
 		if err := m.dec.decode(data, c); err != nil {
 			return fmt.Errorf("chunk %d is not a valid chunk: %w", m.chunks, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
@@ -53,7 +54,8 @@ type msgMerger struct {
 	argSlab    []byte      // each tool_use's arguments start in a window of this slab
 	ev         msgEvent    // reused between events
 	bd         blockDelta  // reused between events
-	jsonOnly   bool        // decode every event with encoding/json (tests compare the paths)
+	tmpl       deltaTemplate
+	jsonOnly   bool // decode every event with encoding/json (tests compare the paths)
 }
 
 // add merges one event's JSON.
@@ -61,8 +63,11 @@ func (m *msgMerger) add(data []byte) error {
 	m.events++
 	fast := ""
 	if !m.jsonOnly {
+		if m.tmpl.match(data, &m.bd) {
+			return m.delta(&m.bd)
+		}
 		m.bd.index = -1 // a stop without an index stops nothing
-		fast = scanEvent(data, &m.bd)
+		fast = scanEventTemplate(data, &m.bd, &m.tmpl)
 	}
 	switch fast {
 	case "content_block_delta":
@@ -303,13 +308,14 @@ func (m *msgMerger) turn() *agent.Turn {
 			size += len(b.args)
 		}
 	}
-	all := make([]byte, 0, size)
+	var all strings.Builder // one string that every call's arguments slice, copied once
+	all.Grow(size)
 	for _, b := range blocks {
 		if b.kind == blockKindToolUse && b.deltas {
-			all = append(all, b.args...)
+			all.Write(b.args)
 		}
 	}
-	allArgs := string(all) // one string that every call's arguments slice
+	allArgs := all.String()
 	var text []byte
 	for _, b := range blocks {
 		switch b.kind {

@@ -84,8 +84,11 @@ func (m *msgMerger) deltaBlock(index int) *msgBlock {
 // ties in the order they started.
 func (m *msgMerger) sorted() []*msgBlock {
 	out := slices.Clone(m.order)
-	slices.SortStableFunc(out, func(x, y *msgBlock) int {
+	order := func(x, y *msgBlock) int {
 		return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.seq, y.seq))
-	})
+	}
+	if !slices.IsSortedFunc(out, order) { // blocks mostly start in index order
+		slices.SortStableFunc(out, order)
+	}
 	return out
 }

@@ -50,9 +50,19 @@ type fastStart struct {
 // UTF-8); the caller then decodes the event with encoding/json, which gives
 // the same result or the error text.
 func scanEvent(data []byte, d *blockDelta) string {
-	typ, ok := scanEventMembers(data, d)
+	return scanEventTemplate(data, d, nil)
+}
+
+// scanEventTemplate is scanEvent that also remembers a content_block_delta
+// it read in t, when t is not nil.
+func scanEventTemplate(data []byte, d *blockDelta, t *deltaTemplate) string {
+	s := scanner{Scanner: jsonscan.Scanner{B: data}}
+	typ, ok := s.event(d)
 	if !ok {
 		return ""
+	}
+	if t != nil && typ == "content_block_delta" {
+		t.remember(data, d, &s)
 	}
 	return typ
 }
@@ -61,9 +71,9 @@ func scanEvent(data []byte, d *blockDelta) string {
 // its index's value.
 var deltaEventHead, indexKey = []byte(`{"type":"content_block_delta","index":`), []byte("index")
 
-func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
+func (s *scanner) event(d *blockDelta) (string, bool) {
 	var typ string
-	s := scanner{jsonscan.Scanner{B: data}}
+	data := s.B
 	member := func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "type":
@@ -75,7 +85,9 @@ func scanEventMembers(data []byte, d *blockDelta) (string, bool) {
 		case "index":
 			bit = 1 << 1
 			var integer bool
+			start := s.I
 			d.index, integer, ok = s.Number()
+			s.indexAt = jsonscan.Hole{Kind: jsonscan.HoleInt, Start: start, End: s.I}
 			ok = ok && integer
 		case "delta":
 			bit, ok = 1<<2, s.deltaObject(d)
@@ -262,10 +274,12 @@ func (s *scanner) deltaValue() []byte {
 	if s.Peek() != '"' {
 		return nil
 	}
+	start := s.I
 	lit, plain, ok := s.Str()
 	if !ok || (!plain && !utf8.Valid(lit)) {
 		return nil
 	}
+	s.valueAt = jsonscan.Hole{Kind: jsonscan.HoleUTF8, Start: start, End: s.I}
 	return lit
 }
 

@@ -155,46 +155,51 @@ func FuzzScanRespDelta(f *testing.F) {
 	f.Add([]byte(`{"type":"response.output_text.delta","arguments":"a"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d respDelta
-		if !scanRespDelta(data, &d) {
-			return
-		}
-		var ev respEvent
-		if err := json.Unmarshal(data, &ev); err != nil {
-			t.Fatalf("fast path accepted what encoding/json refuses: %v", err)
-		}
-		if d.key == "item" {
-			if ev.Item == nil {
-				t.Fatal("fast path read an item encoding/json did not")
-			}
-			args, _ := deltaText(ev.Item.Arguments)
-			var fastArgs []byte
-			if d.item.args != nil {
-				fastArgs = jsonscan.AppendUnquoted(nil, d.item.args)
-			}
-			got := fmt.Sprint(d.typ, d.hasSeq, d.seq, d.hasOutput, d.outputIndex, string(d.item.id), string(d.item.typ), string(d.item.callID), string(d.item.name), string(fastArgs))
-			want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.OutputIndex != nil, deref(ev.OutputIndex), ev.Item.ID, ev.Item.Type, ev.Item.CallID, ev.Item.Name, string(args))
-			if got != want || len(ev.Item.Content) > 0 || len(ev.Item.Summary) > 0 {
-				t.Errorf("fast path %s\nencoding/json %s", got, want)
-			}
-			return
-		}
-		var text string
-		raw := ev.Delta
-		switch ev.Type {
-		case "response.function_call_arguments.done":
-			raw = ev.Arguments
-		case "response.output_text.done":
-			raw, _ = json.Marshal(ev.Text)
-		}
-		if err := json.Unmarshal(raw, &text); err != nil {
-			t.Fatalf("text of %s: %v", ev.Type, err)
-		}
-		got := fmt.Sprint(d.typ, d.hasSeq, d.seq, string(d.itemID), d.hasOutput, d.outputIndex, d.hasContent, d.contentIndex, string(jsonscan.AppendUnquoted(nil, d.delta)))
-		want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.ItemID, ev.OutputIndex != nil, deref(ev.OutputIndex), ev.ContentIndex != nil, deref(ev.ContentIndex), text)
-		if got != want {
-			t.Errorf("fast path %s\nencoding/json %s", got, want)
+		if scanRespDelta(data, &d) {
+			checkFastDelta(t, data, &d)
 		}
 	})
+}
+
+// checkFastDelta: encoding/json decodes data to the members d holds.
+func checkFastDelta(t *testing.T, data []byte, d *respDelta) {
+	t.Helper()
+	var ev respEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		t.Fatalf("fast path accepted what encoding/json refuses: %v", err)
+	}
+	if d.key == "item" {
+		if ev.Item == nil {
+			t.Fatal("fast path read an item encoding/json did not")
+		}
+		args, _ := deltaText(ev.Item.Arguments)
+		var fastArgs []byte
+		if d.item.args != nil {
+			fastArgs = jsonscan.AppendUnquoted(nil, d.item.args)
+		}
+		got := fmt.Sprint(d.typ, d.hasSeq, d.seq, d.hasOutput, d.outputIndex, string(d.item.id), string(d.item.typ), string(d.item.callID), string(d.item.name), string(fastArgs))
+		want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.OutputIndex != nil, deref(ev.OutputIndex), ev.Item.ID, ev.Item.Type, ev.Item.CallID, ev.Item.Name, string(args))
+		if got != want || len(ev.Item.Content) > 0 || len(ev.Item.Summary) > 0 {
+			t.Errorf("fast path %s\nencoding/json %s", got, want)
+		}
+		return
+	}
+	var text string
+	raw := ev.Delta
+	switch ev.Type {
+	case "response.function_call_arguments.done":
+		raw = ev.Arguments
+	case "response.output_text.done":
+		raw, _ = json.Marshal(ev.Text)
+	}
+	if err := json.Unmarshal(raw, &text); err != nil {
+		t.Fatalf("text of %s: %v", ev.Type, err)
+	}
+	got := fmt.Sprint(d.typ, d.hasSeq, d.seq, string(d.itemID), d.hasOutput, d.outputIndex, d.hasContent, d.contentIndex, string(jsonscan.AppendUnquoted(nil, d.delta)))
+	want := fmt.Sprint(ev.Type, ev.SequenceNumber != nil, deref64(ev.SequenceNumber), ev.ItemID, ev.OutputIndex != nil, deref(ev.OutputIndex), ev.ContentIndex != nil, deref(ev.ContentIndex), text)
+	if got != want {
+		t.Errorf("fast path %s\nencoding/json %s", got, want)
+	}
 }
 
 func deref(p *int) int {

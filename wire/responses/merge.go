@@ -30,6 +30,7 @@ type respMerger struct {
 	items      respItems
 	ev         respEvent    // reused between events
 	fast       respDelta    // the fast path's event
+	tmpl       respTemplate // the last delta event the fast path read
 	scratch    []byte       // a done event's unquoted text
 	item       respItemJSON // the fast path's output item
 	events     int
@@ -80,7 +81,7 @@ func (m *respMerger) end() (*agent.Turn, error) {
 // add merges one event's JSON.
 func (m *respMerger) add(data []byte, sseError bool) error {
 	m.events++
-	if !sseError && !m.completed && scanRespDelta(data, &m.fast) {
+	if !sseError && !m.completed && (m.tmpl.match(data, &m.fast) || scanRespDeltaTemplate(data, &m.fast, &m.tmpl)) {
 		m.sequence(int64(m.fast.seq), m.fast.hasSeq)
 		m.delta(&m.fast)
 		return nil

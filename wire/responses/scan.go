@@ -45,8 +45,14 @@ var respEventFields = []string{"type", "sequence_number", "item_id", "output_ind
 // another case, a null, escapes in an id, a delta that is not a string,
 // invalid UTF-8); the caller then decodes the event with encoding/json.
 func scanRespDelta(data []byte, d *respDelta) bool {
+	return scanRespDeltaTemplate(data, d, nil)
+}
+
+// scanRespDeltaTemplate is scanRespDelta that also remembers a delta event
+// it read in t, when t is not nil.
+func scanRespDeltaTemplate(data []byte, d *respDelta, t *respTemplate) bool {
 	*d = respDelta{}
-	s := scanner{jsonscan.Scanner{B: data}}
+	s := scanner{Scanner: jsonscan.Scanner{B: data}}
 	member := func(key []byte) (bit uint32, ok bool) {
 		switch string(key) {
 		case "type":
@@ -102,6 +108,17 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		}
 		return bit, ok
 	}
+	if t != nil {
+		read := member
+		member = func(key []byte) (uint32, bool) {
+			start := s.I
+			bit, ok := read(key)
+			if ok {
+				s.hole(bit, start)
+			}
+			return bit, ok
+		}
+	}
 	var ok bool
 	if h := respHead(data); h != nil {
 		// The type, which reading it would give.
@@ -118,7 +135,13 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 		return false
 	}
 	s.WS()
-	return s.I == len(s.B) && d.key == keyOf(d.typ) && (d.delta != nil || d.key == "item")
+	if s.I != len(s.B) || d.key != keyOf(d.typ) || (d.delta == nil && d.key != "item") {
+		return false
+	}
+	if t != nil {
+		t.remember(data, d, &s)
+	}
+	return true
 }
 
 // A knownRespHead is how a compact delta event of one type begins, through

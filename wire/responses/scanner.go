@@ -4,5 +4,59 @@ import "github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 
 // scanner is the lexer (jsonscan.Scanner) with this format's event shapes
 // as methods: the fast path that decodes the common events without
-// encoding/json.
-type scanner struct{ jsonscan.Scanner }
+// encoding/json. When a respTemplate is to remember the event, it notes
+// where each value that may change from one delta event to the next was:
+// the holes, in the order they came, and what each one is (roles).
+type scanner struct {
+	jsonscan.Scanner
+	holes [jsonscan.MaxHoles]jsonscan.Hole
+	roles [jsonscan.MaxHoles]holeRole
+	n     int  // holes noted
+	over  bool // more than MaxHoles came: the event is not remembered
+}
+
+// holeRole is what a hole of a remembered delta event holds.
+type holeRole uint8
+
+const (
+	roleSeq     holeRole = iota // sequence_number
+	roleItem                    // item_id
+	roleOutput                  // output_index
+	roleContent                 // content_index
+	roleDelta                   // the delta's text
+	roleSkipped                 // a string the scanner skipped (obfuscation)
+)
+
+// hole notes the value of the member just read, which began at start: bit
+// is the member's bit in scanRespDelta (0 for a member it skipped). The
+// type and values that are not strings or integers are not holes: they
+// stay fixed bytes.
+func (s *scanner) hole(bit uint32, start int) {
+	var kind jsonscan.HoleKind
+	var role holeRole
+	switch bit {
+	case 1 << 1:
+		kind, role = jsonscan.HoleInt, roleSeq
+	case 1 << 2:
+		kind, role = jsonscan.HolePlain, roleItem
+	case 1 << 3:
+		kind, role = jsonscan.HoleInt, roleOutput
+	case 1 << 4:
+		kind, role = jsonscan.HoleInt, roleContent
+	case 1 << 5:
+		kind, role = jsonscan.HoleUTF8, roleDelta
+	case 0:
+		if s.B[start] != '"' {
+			return
+		}
+		kind, role = jsonscan.HoleString, roleSkipped
+	default:
+		return
+	}
+	if s.n == len(s.holes) {
+		s.over = true
+		return
+	}
+	s.holes[s.n], s.roles[s.n] = jsonscan.Hole{Kind: kind, Start: start, End: s.I}, role
+	s.n++
+}

@@ -81,13 +81,7 @@ func (s *Reader) Next() (Event, error) {
 		if line[0] == ':' {
 			continue
 		}
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := splitField(line)
 		switch string(field) {
 		case "data":
 			if !s.isData {
@@ -105,6 +99,29 @@ func (s *Reader) Next() (Event, error) {
 			s.isErr = string(value) == "error"
 		}
 	}
+}
+
+// splitField splits a line at its first ':' into the field's name and its
+// value, without the one space after the ':'; a line without ':' is a
+// field's name alone. The lines nearly every stream is made of, "data:" and
+// "event:", are split without searching for the ':'.
+func splitField(line []byte) (field, value []byte) {
+	var i int
+	switch {
+	case len(line) > 4 && line[4] == ':' && string(line[:4]) == "data":
+		i = 4
+	case len(line) > 5 && line[5] == ':' && string(line[:5]) == "event":
+		i = 5
+	default:
+		if i = bytes.IndexByte(line, ':'); i < 0 {
+			return line, nil
+		}
+	}
+	field, value = line[:i], line[i+1:]
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return field, value
 }
 
 // ownData copies data out of buf, before buf changes under it.

@@ -1,0 +1,125 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentvcr/agentvcr/internal/benchstream"
+	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
+	"github.com/agentvcr/agentvcr/wire/internal/sse"
+	"github.com/google/go-cmp/cmp"
+)
+
+// templateAfter returns a template that remembered the event first, when
+// the scanner read it as a content_block_delta.
+func templateAfter(first string) *deltaTemplate {
+	t := new(deltaTemplate)
+	scanEventTemplate([]byte(first), new(blockDelta), t)
+	return t
+}
+
+// checkTemplateMatch: when the template matches event, encoding/json reads
+// event as a content_block_delta with the same index, type and text.
+func checkTemplateMatch(t *testing.T, tmpl *deltaTemplate, event string) bool {
+	t.Helper()
+	var got blockDelta
+	if !tmpl.match([]byte(event), &got) {
+		return false
+	}
+	var ev msgEvent
+	if err := json.Unmarshal([]byte(event), &ev); err != nil {
+		t.Fatalf("template matched %s, encoding/json says %v", event, err)
+	}
+	var want blockDelta
+	if ev.Type != "content_block_delta" || ev.Index == nil || !decodedDelta(&ev, &want) {
+		t.Fatalf("template matched %s, which encoding/json reads as %+v", event, ev)
+	}
+	gotText := string(jsonscan.AppendUnquoted(nil, got.value))
+	if got.index != want.index || got.typ != want.typ || gotText != string(want.value) || !got.quoted {
+		t.Fatalf("template read %s as index %d, %s %q; encoding/json as index %d, %s %q", event, got.index, got.typ, gotText, want.index, want.typ, want.value)
+	}
+	return true
+}
+
+const argsDelta = `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a"}}`
+
+// TestDeltaTemplate: an event matches the template only when it is the
+// remembered delta with another index and text, and it then reads as
+// encoding/json reads it; other events are never remembered.
+func TestDeltaTemplate(t *testing.T) {
+	textDelta := `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}`
+	tests := []struct {
+		reason, first, next string
+		match               bool
+	}{
+		{"another index and text", argsDelta, strings.Replace(strings.Replace(argsDelta, `"index":1,`, `"index":7,`, 1), `{\"a`, `\u00e9\"\n`, 1), true},
+		{"the same event", argsDelta, argsDelta, true},
+		{"a text delta", textDelta, strings.Replace(textDelta, `"Hi"`, `"\ud83d\ude00 there"`, 1), true},
+		{"an empty text", textDelta, strings.Replace(textDelta, `"Hi"`, `""`, 1), true},
+		{"an index with a fraction", argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index":1.0,`, 1), false},
+		{"a null index", argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index":null,`, 1), false},
+		{"null text", argsDelta, strings.Replace(argsDelta, `"{\"a"`, `null`, 1), false},
+		{"invalid UTF-8", argsDelta, strings.Replace(argsDelta, `{\"a`, "\xff", 1), false},
+		{"another delta type", argsDelta, strings.Replace(textDelta, `"index":0,`, `"index":1,`, 1), false},
+		{"a second text member", argsDelta, strings.Replace(argsDelta, `"}}`, `","partial_json":"b"}}`, 1), false},
+		{"a duplicate type after the end", argsDelta, strings.TrimSuffix(argsDelta, "}") + `,"type":"ping"}`, false},
+		{"whitespace", argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index": 1,`, 1), false},
+		{"cut short", argsDelta, argsDelta[:len(argsDelta)-1], false},
+		{"a key in another case", argsDelta, strings.Replace(argsDelta, `"index"`, `"Index"`, 1), false},
+		{"a start is not remembered", `{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`, `{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}`, false},
+		{"a stop is not remembered", `{"type":"content_block_stop","index":1}`, `{"type":"content_block_stop","index":2}`, false},
+	}
+	for _, tt := range tests {
+		if got := checkTemplateMatch(t, templateAfter(tt.first), tt.next); got != tt.match {
+			t.Errorf("%s: matched = %v, want %v\nfirst %s\nnext  %s", tt.reason, got, tt.match, tt.first, tt.next)
+		}
+	}
+}
+
+// FuzzDeltaTemplate: whenever a template remembered from one event matches
+// another, encoding/json reads the other as the template does; and a stream
+// of the two events merges to the same turn and error with and without the
+// fast paths.
+func FuzzDeltaTemplate(f *testing.F) {
+	f.Add(argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index":2,`, 1))
+	f.Add(argsDelta, strings.Replace(argsDelta, `{\"a`, `\ud800`, 1))
+	f.Add(argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index":-0,`, 1))
+	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`, `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"\u00e9"}}`)
+	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}`, `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"t"}}`)
+	prefix := `data: {"type":"message_start","message":{"id":"msg_1"}}` + "\n\n" +
+		`data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
+		`data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"glob","input":{}}}` + "\n\n"
+	f.Fuzz(func(t *testing.T, first, next string) {
+		first, next = strings.TrimSpace(first), strings.TrimSpace(next)
+		checkTemplateMatch(t, templateAfter(first), next)
+		if strings.ContainsAny(first+next, "\r\n") {
+			return // one data line each
+		}
+		stream := prefix + "data: " + first + "\n\ndata: " + next + "\n\ndata: " + next + "\n\n"
+		fastTurn, fastErr := merge(strings.NewReader(stream), false)
+		jsonTurn, jsonErr := merge(strings.NewReader(stream), true)
+		if diff := cmp.Diff(jsonTurn, fastTurn); diff != "" {
+			t.Errorf("turn (-json +fast):\n%s", diff)
+		}
+		if fmt.Sprint(fastErr) != fmt.Sprint(jsonErr) {
+			t.Errorf("error %v, encoding/json gave %v", fastErr, jsonErr)
+		}
+	})
+}
+
+// TestDeltaTemplateTakesTheBenchStream: every content_block_delta of the
+// benchmark stream but the first is read through the template.
+func TestDeltaTemplateTakesTheBenchStream(t *testing.T) {
+	stream, _ := benchstream.Messages(64 << 10)
+	m := msgMerger{}
+	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
+		t.Fatal(err)
+	}
+	deltas := bytes.Count(stream, []byte(`data: {"type":"content_block_delta"`))
+	if m.tmpl.hits != deltas-1 {
+		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.hits, deltas-1)
+	}
+}

@@ -1,0 +1,55 @@
+package responses
+
+import "github.com/agentvcr/agentvcr/wire/internal/jsonscan"
+
+// respTemplate is the last delta event (of function call arguments or of
+// output text) the scanner read, as a jsonscan.Template whose holes are
+// its sequence_number, item_id, output_index, content_index, text and the
+// strings the scanner skips (the obfuscation padding, which changes on
+// every event): the events a stream is mostly made of differ from the one
+// before only there. An event that matches it is that delta with the new
+// values; the scanner is not run.
+type respTemplate struct {
+	t     jsonscan.Template
+	ok    bool
+	d     respDelta // the delta remembered: its type and which members it had
+	roles [jsonscan.MaxHoles]holeRole
+	hits  int // events matched (tests check that the stream they merge was)
+}
+
+// remember keeps the event d that the scanner s read from data, when it is
+// a delta event; any other event leaves the template as it was.
+func (t *respTemplate) remember(data []byte, d *respDelta, s *scanner) {
+	if d.typ != "response.function_call_arguments.delta" && d.typ != "response.output_text.delta" {
+		return
+	}
+	t.ok = !s.over && t.t.Remember(data, s.holes[:s.n]...)
+	t.d = respDelta{typ: d.typ, key: d.key, hasSeq: d.hasSeq, hasOutput: d.hasOutput, hasContent: d.hasContent}
+	t.roles = s.roles
+}
+
+// match reports whether data matches the template and then fills d as
+// scanRespDelta would.
+func (t *respTemplate) match(data []byte, d *respDelta) bool {
+	var vals [jsonscan.MaxHoles]jsonscan.Value // on the stack: no write barriers
+	if !t.ok || !t.t.Match(data, &vals) {
+		return false
+	}
+	t.hits++
+	*d = t.d
+	for i, role := range t.roles[:t.t.Holes()] {
+		switch v := &vals[i]; role {
+		case roleSeq:
+			d.seq = v.N
+		case roleItem:
+			d.itemID = v.B[1 : len(v.B)-1]
+		case roleOutput:
+			d.outputIndex = v.N
+		case roleContent:
+			d.contentIndex = v.N
+		case roleDelta:
+			d.delta = v.B
+		}
+	}
+	return true
+}
