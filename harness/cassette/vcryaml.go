@@ -151,7 +151,9 @@ func (d *vcrDecoder) requestField(r *vcr.Request) func(string) error {
 	return func(key string) (err error) {
 		switch key {
 		case "body":
-			r.Body, err = d.stringValue(owner, true)
+			// copied out of the arena, so that the answers' arena is
+			// garbage once a replay has served them (replay.go)
+			r.Body, err = d.stringValue(owner, false)
 		case "form":
 			var m map[string][]string
 			m, err = d.stringsMap(owner)

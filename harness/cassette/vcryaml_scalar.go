@@ -90,8 +90,8 @@ func (d *vcrDecoder) put(b ...byte) {
 }
 
 // plain reads a one-line plain scalar that yaml.v3 reads as a string with
-// its text: no indicator first, no ": " or " #" inside, no tab, no
-// trailing space or colon, not null.
+// its text: no indicator first (but -x, ?x, :x), no ": " or " #" inside,
+// no tab, no trailing space or colon, not null.
 func (d *vcrDecoder) plain() error {
 	p, _ := d.r.Peek(vcrReadSize)
 	n := bytes.IndexByte(p, '\n')
@@ -102,7 +102,10 @@ func (d *vcrDecoder) plain() error {
 		n = len(p)
 	}
 	v := p[:n]
-	if len(v) == 0 || strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", v[0]) >= 0 ||
+	// - ? : may start a plain scalar when a character other than a space
+	// follows (-x, :x); the other indicators never.
+	if len(v) == 0 || strings.IndexByte(",[]{}#&*!|>'\"%@`", v[0]) >= 0 ||
+		strings.IndexByte("-?:", v[0]) >= 0 && (len(v) == 1 || v[1] == ' ') ||
 		bytes.IndexByte(v, '\t') >= 0 || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) ||
 		v[len(v)-1] == ' ' || v[len(v)-1] == ':' || !validText(v, false) {
 		return errDecline
@@ -160,7 +163,8 @@ func (d *vcrDecoder) durationValue() (time.Duration, error) {
 	return t, nil
 }
 
-// singleQuoted reads a one-line single-quoted scalar ('' is a quote).
+// singleQuoted reads a one-line single-quoted scalar (a quote doubled is
+// one quote).
 func (d *vcrDecoder) singleQuoted() error {
 	d.r.Discard(1)
 	for {

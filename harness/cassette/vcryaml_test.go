@@ -81,6 +81,7 @@ func TestFastDecodeScalars(t *testing.T) {
 	read := map[string]string{
 		"plain":                        doc(" hello world"),
 		"plain with colon inside":      doc(" http://a:80/b"),
+		"plain starting -x :x ?x":      doc(" -x :x ?x"),
 		"plain, non-ASCII":             doc(" 回放 é"),
 		"single quoted":                doc(" 'it''s: # not a comment'"),
 		"single quoted empty":          doc(" ''"),
@@ -157,7 +158,8 @@ func TestFastDecodeScalars(t *testing.T) {
 		"literal over-indented first line": doc(" |\n              \n            a\n"),
 		"merge key":                        strings.Replace(doc(" x"), "code: 200", "<<: {}", 1),
 		"plain with a trailing space":      doc(" x "),
-		"plain starting with a dash":       doc(" -x"),
+		"a lone dash":                      doc(" -"),
+		"first line starts with a tab":     doc(" |\n            \ta\n"),
 	}
 	for name, text := range declined {
 		if likeYAML(t, name, []byte(text)) {
