@@ -61,14 +61,34 @@ func Load(path string) (*vcr.Cassette, error) {
 		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
 	defer f.Close()
+	c, err := decodeFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("cassette %s: %w", file, err)
+	}
+	return c, nil
+}
+
+// DecodeFile decodes and checks the cassette file at path (the name as
+// it is) as it reads it, never holding its bytes whole; its errors are
+// Decode's, or the file's own.
+func DecodeFile(path string) (*vcr.Cassette, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return decodeFile(f)
+}
+
+// decodeFile decodes f as it reads it: the fast path (vcryaml.go) first,
+// for a regular file; yaml.v3 reads the file again from its start when the
+// fast path declines it.
+func decodeFile(f *os.File) (*vcr.Cassette, error) {
 	var size int64
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	// Decoded as it is read: the file's bytes are never held whole. The
-	// fast path (vcryaml.go) first, for a regular file; yaml.v3 reads the
-	// file again from its start when the fast path declines it.
-	c, err := decode(func(c *vcr.Cassette) error {
+	return decode(func(c *vcr.Cassette) error {
 		if size > 0 {
 			if decodeVCR(f, size, c) == nil {
 				return nil
@@ -83,10 +103,6 @@ func Load(path string) (*vcr.Cassette, error) {
 		}
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("cassette %s: %w", file, err)
-	}
-	return c, nil
 }
 
 // Decode decodes and checks a cassette's bytes (see Load).
