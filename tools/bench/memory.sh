@@ -88,5 +88,5 @@ table() {
 
 echo "runs: $runs; GOGC=${GOGC:-} GOMEMLIMIT=${GOMEMLIMIT:-}; load:$(uptime | sed 's/.*load average://')"
 table replay ${SIZES_REPLAY:-13 26 52}
-table serve ${SIZES_SERVE:-45 90 180}
+table serve ${SIZES_SERVE:-48 95 189}
 echo "load at the end:$(uptime | sed 's/.*load average://')"
