@@ -191,3 +191,33 @@ func TestLoadDecodesBodiesOnce(t *testing.T) {
 		t.Error("not UTF-8")
 	}
 }
+
+// TestValidText: the word-at-a-time and three-byte shortcuts of validText
+// agree with a check of one character at a time, on random text.
+func TestValidText(t *testing.T) {
+	plain := func(b []byte, tabs bool) bool {
+		for _, r := range string(b) {
+			ok := r == '\t' && tabs || r >= 0x20 && r <= 0x7e || r >= 0xa0 && r <= 0xd7ff && r != 0x2028 && r != 0x2029 ||
+				r >= 0xe000 && r <= 0xfffd && r != 0xfeff || r >= 0x10000
+			if !ok {
+				return false
+			}
+		}
+		return utf8.Valid(b)
+	}
+	r := rand.New(rand.NewPCG(23, 3))
+	for n := range 20000 {
+		var b []byte
+		for range r.IntN(30) {
+			if r.IntN(4) == 0 {
+				b = append(b, byte(r.IntN(256)))
+			} else {
+				b = append(b, pieces[r.IntN(len(pieces))]...)
+			}
+		}
+		tabs := n%2 == 0
+		if got, want := validText(b, tabs), plain(b, tabs); got != want {
+			t.Fatalf("validText(%q, %v) = %v, want %v", b, tabs, got, want)
+		}
+	}
+}

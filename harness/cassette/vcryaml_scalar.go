@@ -2,6 +2,7 @@ package cassette
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"time"
@@ -311,6 +312,16 @@ func (d *vcrDecoder) buffered() ([]byte, error) {
 // U+FEFF or U+FFFE and U+FFFF.
 func validText(b []byte, tabs bool) bool {
 	for i := 0; i < len(b); {
+		// eight bytes at once while they are all printable ASCII (no byte
+		// under 0x20, none over 0x7e)
+		if i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			const ones, highs = 0x0101010101010101, 0x8080808080808080
+			if (w-0x20*ones)&^w&highs == 0 && ((w+ones)|w)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := b[i]
 		if c >= 0x20 && c < 0x7f || c == '\t' && tabs {
 			i++
@@ -318,6 +329,14 @@ func validText(b []byte, tabs bool) bool {
 		}
 		if c < 0x80 {
 			return false
+		}
+		// three bytes led by E1-EC or EE (most of CJK) are a valid
+		// character when both others are continuation bytes; U+2028 and
+		// U+2029 (E2 80 A8, E2 80 A9) are line breaks
+		if (c >= 0xe1 && c <= 0xec || c == 0xee) && i+2 < len(b) && b[i+1]&0xc0 == 0x80 && b[i+2]&0xc0 == 0x80 &&
+			!(c == 0xe2 && b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9)) {
+			i += 3
+			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
