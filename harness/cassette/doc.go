@@ -16,12 +16,18 @@
 //     bodies, each YAML alias counted every time it is used; MaxBytesEnv,
 //     AGENTVCR_MAX_CASSETTE_MB, raises it) is ErrBadCassette, with a
 //     message that says what to do. Decode applies the same checks to bytes.
-//     The file is decoded once, as it is read, and the interactions are
-//     served from that one copy (replay.go): Replay(file, loaded, opts)
-//     replays a cassette the caller already loaded (run -cassette reads
-//     its first request with RecordingOf from the same copy), serving for
-//     each request the first unused interaction that matches, as go-vcr's
-//     replaying recorder would, each body read from the decoded string.
+//     The file is decoded once, as it is read (DecodeFile for a file under
+//     any name), and the interactions are served from that one copy
+//     (replay.go): Replay(file, loaded, opts) replays a cassette the
+//     caller already loaded (run -cassette reads its first request with
+//     RecordingOf from the same copy), serving for each request the first
+//     unused interaction that matches, as go-vcr's replaying recorder
+//     would, each body read from the decoded string and dropped from the
+//     cassette once served. Decoding reads go-vcr's own YAML layout
+//     itself, each answer straight into one buffer sized from the file
+//     (vcryaml.go: exactly what yaml.v3 decodes, a test holds it to that),
+//     and hands anything else to yaml.v3 (anchors, comments, folded or
+//     multi-line scalars...), whose errors are the ones reported.
 //   - ModeRecord sends requests to real and keeps what go-vcr captures in
 //     memory; Stop redacts, encodes and scans it there, and only a clean
 //     file is written, to a temporary file beside the cassette, then

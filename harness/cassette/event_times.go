@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 )
 
 // EventTimesHeader is the response header in which a recording keeps when
@@ -58,11 +60,17 @@ func TimedInteractions(data []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return Timed(c), nil
+}
+
+// Timed counts the interactions of a decoded cassette that keep event
+// times that read (see TimedInteractions).
+func Timed(c *vcr.Cassette) int {
 	n := 0
 	for _, i := range c.Interactions {
 		if at, err := ParseEventTimes(i.Response.Headers.Get(EventTimesHeader)); err == nil && len(at) > 0 {
 			n++
 		}
 	}
-	return n, nil
+	return n
 }

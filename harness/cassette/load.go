@@ -2,6 +2,7 @@ package cassette
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -60,23 +61,58 @@ func Load(path string) (*vcr.Cassette, error) {
 		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
 	defer f.Close()
-	// Decoded as it is read: the file's bytes are never held whole.
-	c, err := decode(func(c *vcr.Cassette) error {
-		err := yaml.NewDecoder(bufio.NewReaderSize(f, 64<<10)).Decode(c)
-		if err == io.EOF {
-			return nil // an empty file: no document, as yaml.Unmarshal sees it
-		}
-		return err
-	})
+	c, err := decodeFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
 	return c, nil
 }
 
+// DecodeFile decodes and checks the cassette file at path (the name as
+// it is) as it reads it, never holding its bytes whole; its errors are
+// Decode's, or the file's own.
+func DecodeFile(path string) (*vcr.Cassette, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return decodeFile(f)
+}
+
+// decodeFile decodes f as it reads it: the fast path (vcryaml.go) first,
+// for a regular file; yaml.v3 reads the file again from its start when the
+// fast path declines it.
+func decodeFile(f *os.File) (*vcr.Cassette, error) {
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return decode(func(c *vcr.Cassette) error {
+		if size > 0 {
+			if decodeVCR(f, size, c) == nil {
+				return nil
+			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+		}
+		err := yaml.NewDecoder(bufio.NewReaderSize(f, 64<<10)).Decode(c)
+		if err == io.EOF {
+			return nil // an empty file: no document, as yaml.Unmarshal sees it
+		}
+		return err
+	})
+}
+
 // Decode decodes and checks a cassette's bytes (see Load).
 func Decode(data []byte) (*vcr.Cassette, error) {
-	return decode(func(c *vcr.Cassette) error { return yaml.Unmarshal(data, c) })
+	return decode(func(c *vcr.Cassette) error {
+		if decodeVCR(bytes.NewReader(data), int64(len(data)), c) == nil {
+			return nil
+		}
+		return yaml.Unmarshal(data, c)
+	})
 }
 
 // decode runs unmarshal into a cassette and checks it (see Load).

@@ -17,7 +17,10 @@ import (
 // decoding the file a second time: for each request, the first interaction
 // not served yet whose request matches it (match.go), answered with the
 // recorded status, headers and body. The body is read from the decoded
-// string itself, so a replay holds each body once.
+// string itself, so a replay holds each body once, and it is dropped from
+// loaded as it is served (an interaction serves one request at most): once
+// the caller has read the answer, its memory can be reused (issue 23: a
+// 52 MiB answer stayed while the agent held the text it merged from it).
 func Replay(file string, loaded *vcr.Cassette, opts Options) *Cassette {
 	c := &Cassette{file: file, name: opts.Name, mode: ModeReplay, opts: opts, loaded: loaded}
 	if c.name == "" {
@@ -46,11 +49,15 @@ func (c *Cassette) replay(req *http.Request, sent RequestKey) (*http.Response, e
 			break
 		}
 	}
+	var rec vcr.Response
+	if n >= 0 {
+		rec = c.loaded.Interactions[n].Response
+		c.loaded.Interactions[n].Response.Body = "" // served: never read again
+	}
 	c.mu.Unlock()
 	if n < 0 {
 		return nil, fmt.Errorf("cassette %s: %w", c.file, vcr.ErrInteractionNotFound)
 	}
-	rec := c.loaded.Interactions[n].Response
 	length := int64(len(rec.Body))
 	if req.Method == http.MethodHead {
 		if v, err := strconv.ParseInt(rec.Headers.Get("Content-Length"), 10, 64); err == nil {

@@ -7,17 +7,54 @@ import (
 	"strings"
 	"unsafe"
 
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire"
 )
 
-// A ServedCassette is a go-vcr v2.1.0 cassette's bytes (the YAML as saved)
-// and the name it is served under.
+// A ServedCassette is a go-vcr v2.1.0 cassette and the name it is served
+// under: its bytes (the YAML as saved), or the file that holds them.
 type ServedCassette struct {
 	Name string
 	Data []byte
+	// Path, when Data is nil, is the cassette's file, decoded as it is
+	// read (cassette.DecodeFile): its bytes are never held whole, and a
+	// CassetteRouter decodes it once for all its routes (issue 23).
+	Path string
+}
+
+// decode decodes and checks the cassette (bounded: aliases cannot make it
+// expand); its errors name the cassette.
+func (sc ServedCassette) decode() (*vcr.Cassette, error) {
+	var c *vcr.Cassette
+	var err error
+	if sc.Data == nil && sc.Path != "" {
+		c, err = cassette.DecodeFile(sc.Path)
+	} else {
+		c, err = cassette.Decode(sc.Data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cassette %s: %w", sc.Name, err)
+	}
+	return c, nil
+}
+
+// served is sc decoded for a replayer, which refuses a cassette without
+// interactions.
+func (sc ServedCassette) served(c *vcr.Cassette) (decodedCassette, error) {
+	if len(c.Interactions) == 0 {
+		return decodedCassette{}, fmt.Errorf("cassette %s: %w", sc.Name, cassette.ErrEmptyRecording)
+	}
+	return decodedCassette{sc.Name, c}, nil
+}
+
+// decodedCassette is a cassette decoded and the name it is served under.
+type decodedCassette struct {
+	name string
+	c    *vcr.Cassette
 }
 
 // A Replayer answers requests of every format from recorded interactions,
@@ -45,27 +82,33 @@ type servedItem struct {
 // NewReplayer reads the cassettes' interactions; name is what a miss
 // error calls them.
 func NewReplayer(name string, match MatchMode, cassettes ...ServedCassette) (*Replayer, error) {
-	return newReplayer(name, match, nil, cassettes)
+	var decoded []decodedCassette
+	for _, sc := range cassettes {
+		c, err := sc.decode()
+		if err != nil {
+			return nil, err
+		}
+		dc, err := sc.served(c)
+		if err != nil {
+			return nil, err
+		}
+		decoded = append(decoded, dc)
+	}
+	return newReplayer(name, match, nil, decoded), nil
 }
 
-// newReplayer is NewReplayer leaving the fields ignore names
-// (cassette.IgnorePath) out of body matching, on both sides: the
-// CassetteRouter's Ignore.
-func newReplayer(name string, match MatchMode, ignore []string, cassettes []ServedCassette) (*Replayer, error) {
+// newReplayer is NewReplayer of cassettes already decoded, leaving the
+// fields ignore names (cassette.IgnorePath) out of body matching, on both
+// sides: the CassetteRouter's Ignore. The replies are the decoded bodies
+// themselves, so that any number of replayers share them.
+func newReplayer(name string, match MatchMode, ignore []string, cassettes []decodedCassette) *Replayer {
 	r := &Replayer{name: name, match: match, exact: map[string]int{}, canon: map[string]int{}, single: len(cassettes) == 1, ignore: ignore}
-	for _, sc := range cassettes {
-		c, err := cassette.Decode(sc.Data) // bounded: aliases cannot make it expand
-		if err != nil {
-			return nil, fmt.Errorf("cassette %s: %w", sc.Name, err)
-		}
-		if len(c.Interactions) == 0 {
-			return nil, fmt.Errorf("cassette %s: %w", sc.Name, cassette.ErrEmptyRecording)
-		}
-		for n, i := range c.Interactions {
+	for _, dc := range cassettes {
+		for n, i := range dc.c.Interactions {
 			f := formatOf(i.Request.URL)
 			model, turn := f.TurnOf(urlPath(i.Request.URL), []byte(i.Request.Body))
 			body := bytesOf(i.Response.Body)
-			reply := Reply{Status: i.Response.Code, Body: body, From: fmt.Sprintf("%s interaction %d", sc.Name, n+1)}
+			reply := Reply{Status: i.Response.Code, Body: body, From: fmt.Sprintf("%s interaction %d", dc.name, n+1)}
 			if ct := i.Response.Headers.Get("Content-Type"); ct != "" {
 				reply.Header = http.Header{"Content-Type": {ct}}
 			}
@@ -90,7 +133,7 @@ func newReplayer(name string, match MatchMode, ignore []string, cassettes []Serv
 			}
 		}
 	}
-	return r, nil
+	return r
 }
 
 // bytesOf is the decoded body's own bytes, not a copy: a served body is

@@ -2,6 +2,10 @@ package serve
 
 import (
 	"fmt"
+
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+	"gopkg.in/yaml.v3"
+
 	"strings"
 	"sync"
 	"time"
@@ -40,8 +44,9 @@ type CassetteRouter struct {
 	// Coalesce is Route.Coalesce: no flush between events (load tests).
 	Coalesce bool
 
-	mu     sync.Mutex
-	routes sync.Map // case name -> *Route
+	mu      sync.Mutex
+	routes  sync.Map        // case name -> *Route
+	decoded []*vcr.Cassette // Cassettes[i] decoded, shared by every route; under mu
 }
 
 // Route returns the route of a case name, building it on first use. A
@@ -69,38 +74,105 @@ func (c *CassetteRouter) build(name string) (*Route, error) {
 	if !named {
 		quirkName = c.Quirk
 	}
-	var picked []ServedCassette
-	for _, sc := range c.Cassettes {
+	var picked []int
+	for i, sc := range c.Cassettes {
 		if base == "" || sc.Name == base {
-			picked = append(picked, sc)
+			picked = append(picked, i)
 		}
 	}
 	if len(picked) == 0 {
 		return nil, fmt.Errorf("case %q: %w; served cassettes: %s", name, ErrUnknownCase, c.names())
 	}
+	var q quirk.Quirk
 	if quirkName != "" {
-		q, ok := quirk.ByName(quirkName)
-		if !ok {
+		var ok bool
+		if q, ok = quirk.ByName(quirkName); !ok {
 			return nil, fmt.Errorf("case %q: unknown quirk %q: %w; quirks: %s", name, quirkName, ErrUnknownCase, strings.Join(quirk.Names(), ", "))
 		}
-		for i, sc := range picked {
-			data, err := quirk.ApplyToCassette(sc.Data, q, c.Seed)
-			if err != nil {
+	}
+	var cassettes []decodedCassette
+	for _, i := range picked {
+		sc := c.Cassettes[i]
+		var decoded *vcr.Cassette
+		var err error
+		if quirkName == "" {
+			decoded, err = c.decode(i)
+		} else {
+			var quirked []byte
+			if quirked, err = c.quirked(i, q); err != nil {
 				return nil, fmt.Errorf("case %q: cassette %s: %w", name, sc.Name, err)
 			}
-			picked[i] = ServedCassette{Name: sc.Name + QuirkSeparator + quirkName, Data: data}
+			sc = ServedCassette{Name: sc.Name + QuirkSeparator + quirkName, Data: quirked}
+			decoded, err = sc.decode()
 		}
+		if err != nil {
+			return nil, err
+		}
+		dc, err := sc.served(decoded)
+		if err != nil {
+			return nil, err
+		}
+		cassettes = append(cassettes, dc)
 	}
 	label := name
 	if label == "" {
 		label = c.names()
 	}
-	replies, err := newReplayer(label, c.Match, c.Ignore, picked)
-	if err != nil {
-		return nil, err
-	}
+	replies := newReplayer(label, c.Match, c.Ignore, cassettes)
 	return &Route{Answer: replies.Answer, Models: replies.Models(), Fault: c.Fault, Pace: c.Pace, PaceRecorded: c.PaceRecorded, Speed: c.Speed,
 		Rechunk: c.Rechunk, Coalesce: c.Coalesce}, nil
+}
+
+// decode returns Cassettes[i] decoded, decoding it on first use (under
+// c.mu): every route of the cassette serves the same decoded bodies.
+func (c *CassetteRouter) decode(i int) (*vcr.Cassette, error) {
+	if len(c.decoded) != len(c.Cassettes) {
+		c.decoded = make([]*vcr.Cassette, len(c.Cassettes))
+	}
+	if c.decoded[i] == nil {
+		dc, err := c.Cassettes[i].decode()
+		if err != nil {
+			return nil, err
+		}
+		c.decoded[i] = dc
+	}
+	return c.decoded[i], nil
+}
+
+// quirked is Cassettes[i] under q (quirk.ApplyToCassette). A cassette
+// served from its file is not kept as bytes: the YAML q reads is encoded
+// again from the decoded cassette (decoded for this only when no route
+// serves it plain), for as long as the quirk takes.
+func (c *CassetteRouter) quirked(i int, q quirk.Quirk) ([]byte, error) {
+	data := c.Cassettes[i].Data
+	if data == nil {
+		dc := c.decoded[i]
+		if dc == nil { // decoded for the quirk only, not kept
+			var err error
+			if dc, err = c.Cassettes[i].decode(); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if data, err = yaml.Marshal(dc); err != nil {
+			return nil, err
+		}
+	}
+	return quirk.ApplyToCassette(data, q, c.Seed)
+}
+
+// Decoded returns the cassette named name decoded and checked, as its
+// routes serve it (decoded once for all of them); an error names the
+// cassette.
+func (c *CassetteRouter) Decoded(name string) (*vcr.Cassette, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, sc := range c.Cassettes {
+		if sc.Name == name {
+			return c.decode(i)
+		}
+	}
+	return nil, fmt.Errorf("case %q: %w; served cassettes: %s", name, ErrUnknownCase, c.names())
 }
 
 func (c *CassetteRouter) names() string {

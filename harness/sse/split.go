@@ -1,11 +1,64 @@
 package sse
 
+import "bytes"
+
 // SplitEvents cuts an SSE body after each blank line (an event's end),
 // whatever the line endings (LF, CRLF, CR); joined, the pieces are the body.
-// A last event without its blank line is the last piece.
+// A last event without its blank line is the last piece. The list is
+// allocated once, at its length: a served cassette keeps one for each
+// streamed reply (issue 23).
 func SplitEvents(body []byte) [][]byte {
-	var out [][]byte
-	start, lineStart := 0, true
+	if len(body) == 0 {
+		return nil
+	}
+	n, last := 0, 0
+	eventEnds(body, func(end int) { n, last = n+1, end })
+	if last < len(body) {
+		n++ // a last event without its blank line
+	}
+	out := make([][]byte, 0, n)
+	start := 0
+	eventEnds(body, func(end int) {
+		out = append(out, body[start:end:end]) // capped: appending to an event never writes into the next
+		start = end
+	})
+	if start < len(body) {
+		out = append(out, body[start:])
+	}
+	return out
+}
+
+// eventEnds calls cut with the index just after each blank line of body.
+func eventEnds(body []byte, cut func(end int)) {
+	if bytes.IndexByte(body, '\r') < 0 {
+		lfEventEnds(body, cut)
+	} else {
+		anyEventEnds(body, cut)
+	}
+}
+
+// lfEventEnds is eventEnds of a body whose lines all end in LF, a line at
+// a time.
+func lfEventEnds(body []byte, cut func(end int)) {
+	// i is at a line's start, and a line that is a lone LF is blank
+	for i := 0; i < len(body); {
+		if body[i] == '\n' {
+			i++
+			cut(i)
+			continue
+		}
+		j := bytes.IndexByte(body[i:], '\n')
+		if j < 0 {
+			return
+		}
+		i += j + 1
+	}
+}
+
+// anyEventEnds is eventEnds of a body with any line endings, a byte at a
+// time.
+func anyEventEnds(body []byte, cut func(end int)) {
+	lineStart := true
 	for i := 0; i < len(body); {
 		n := 0
 		switch body[i] {
@@ -24,13 +77,8 @@ func SplitEvents(body []byte) [][]byte {
 		}
 		i += n
 		if lineStart {
-			out = append(out, body[start:i:i]) // capped: appending to an event never writes into the next
-			start = i
+			cut(i)
 		}
 		lineStart = true
 	}
-	if start < len(body) {
-		out = append(out, body[start:])
-	}
-	return out
 }

@@ -55,7 +55,10 @@ func (r renderer) event(e agent.Event) {
 		}
 	case agent.KindText:
 		if text := strings.TrimSpace(e.Text); text != "" {
-			fmt.Fprintln(r.w, visible(text))
+			// two writes rather than Fprintln, which copies the text
+			// (an answer can be tens of MB: issue 23)
+			io.WriteString(r.w, visible(text))
+			io.WriteString(r.w, "\n")
 		}
 	case agent.KindCall:
 		r.line(ansiDim, fmt.Sprintf("⚙ %s(%s)", e.Call.Name, cut(oneLine(e.Call.Arguments), cardArgsRunes)))

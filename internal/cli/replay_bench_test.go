@@ -8,31 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/internal/benchstream"
 )
 
-// oneReplyCassette writes a cassette of about mib MiB to dir: the demo's
-// first request, answered by one streamed text of many small deltas, so
-// that a replay sends one request and merges one long answer. It returns
-// the file's path.
+// oneReplyCassette writes a cassette of about mib MiB to dir
+// (benchstream.OneReplyCassette: the demo's first request, answered by one
+// long text stream) and returns the file's path.
 func oneReplyCassette(tb testing.TB, dir string, mib int) string {
 	tb.Helper()
-	c, err := cassette.Load(filepath.Join("..", "..", "cassettes", "demo.yaml"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c.Interactions = c.Interactions[:1]
-	var body strings.Builder
-	piece := strings.Repeat("回放", 16) // 96 bytes of text per delta
-	for n := 0; body.Len() < mib<<20; n++ {
-		fmt.Fprintf(&body, "data: {\"id\":\"chatcmpl-big\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"demo\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s %d\"},\"finish_reason\":null}]}\n\n", piece, n)
-	}
-	body.WriteString("data: {\"id\":\"chatcmpl-big\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"demo\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
-	c.Interactions[0].Response.Body = body.String()
-	data, err := yaml.Marshal(c)
+	data, err := benchstream.OneReplyCassette(mib << 20)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -170,7 +171,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		return 1
 	}
 	if pace.recorded {
-		if err := checkTimed(router.Cassettes); err != nil {
+		if err := checkTimed(router); err != nil {
 			return usage("-pace recorded: %v", err)
 		}
 	}
@@ -216,12 +217,13 @@ func Serve(ctx context.Context, env Env, args []string) int {
 
 // checkTimed refuses a cassette that keeps no event times: -pace recorded
 // would serve it at once.
-func checkTimed(served []serve.ServedCassette) error {
-	for _, c := range served {
-		n, err := cassette.TimedInteractions(c.Data)
+func checkTimed(router *serve.CassetteRouter) error {
+	for _, c := range router.Cassettes {
+		decoded, err := router.Decoded(c.Name)
 		if err != nil {
-			return fmt.Errorf("cassette %s: %w", c.Name, err)
+			return err
 		}
+		n := cassette.Timed(decoded)
 		if n == 0 {
 			return fmt.Errorf("cassette %s keeps no event times (it was not recorded by agentvcr record, or before record kept them): record it again, or give -pace D", c.Name)
 		}
@@ -245,27 +247,39 @@ func readServed(env Env, names []string, lang tools.Lang) ([]serve.ServedCassett
 	}
 	var out []serve.ServedCassette
 	for _, n := range names {
-		var (
-			data []byte
-			err  error
-		)
+		sc := serve.ServedCassette{Name: strings.TrimSuffix(filepath.Base(n), ".yaml")}
 		if strings.HasSuffix(n, ".yaml") {
-			data, err = os.ReadFile(env.path(n))
-			if err != nil {
+			// served from the file, decoded as it is read (issue 23)
+			sc.Path = env.path(n)
+			if err := readable(sc.Path); err != nil {
 				return nil, fmt.Errorf("cannot read cassette %s: %w; pass a readable .yaml path", n, err)
 			}
-		} else if data, err = fs.ReadFile(cassettes.FS, cassette.File(n, lang)); err != nil {
+		} else if data, err := fs.ReadFile(cassettes.FS, cassette.File(n, lang)); err != nil {
 			return nil, fmt.Errorf("no embedded cassette %q: pass a .yaml path or one of %s", n, strings.Join(embeddedBaseNames(), ", "))
+		} else {
+			sc.Data = data
 		}
-		name := strings.TrimSuffix(filepath.Base(n), ".yaml")
 		for _, c := range out {
-			if c.Name == name {
-				return nil, fmt.Errorf("two cassettes are named %q: rename one file", name)
+			if c.Name == sc.Name {
+				return nil, fmt.Errorf("two cassettes are named %q: rename one file", sc.Name)
 			}
 		}
-		out = append(out, serve.ServedCassette{Name: name, Data: data})
+		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// readable fails as os.ReadFile would on path, reading one byte of it.
+func readable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Read(make([]byte, 1)); err != nil && err != io.EOF {
+		return err
+	}
+	return nil
 }
 
 // embeddedBaseNames lists the embedded base cassettes, sorted.

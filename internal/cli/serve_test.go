@@ -120,6 +120,9 @@ func TestServeCommandBadInput(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "empty.yaml"), []byte("---\nversion: 1\ninteractions: []\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "folder.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		reason string
 		args   []string
@@ -134,6 +137,12 @@ func TestServeCommandBadInput(t *testing.T) {
 			"agentvcr serve: cassette garbage: bad cassette: not a go-vcr v2 cassette: line 1: did not find expected ',' or ']'; fix that line or re-record the cassette (agentvcr run ... -record PATH)\n"},
 		{"an empty cassette", []string{"-cassette", "empty.yaml"}, 1,
 			"agentvcr serve: cassette empty: recording holds no interaction\n"},
+		{"a folder named like a cassette", []string{"-cassette", "folder.yaml"}, 1,
+			"agentvcr serve: cannot read cassette folder.yaml: read " + filepath.Join(dir, "folder.yaml") + ": is a directory; pass a readable .yaml path\n"},
+		{"recorded pace on a file that is not a cassette", []string{"-pace", "recorded", "-cassette", "garbage.yaml"}, 2,
+			"agentvcr serve: -pace recorded: cassette garbage: bad cassette: not a go-vcr v2 cassette: line 1: did not find expected ',' or ']'; fix that line or re-record the cassette (agentvcr run ... -record PATH)\n"},
+		{"recorded pace on an empty cassette", []string{"-pace", "recorded", "-cassette", "empty.yaml"}, 2,
+			"agentvcr serve: -pace recorded: cassette empty keeps no event times (it was not recorded by agentvcr record, or before record kept them): record it again, or give -pace D\n"},
 		{"an unknown embedded name", []string{"-cassette", "nope"}, 1,
 			"agentvcr serve: no embedded cassette \"nope\": pass a .yaml path or one of demo, demo_bad_args, demo_unknown_tool, parallel, read_generated\n"},
 		{"an unknown quirk", []string{"-quirk", "nope"}, 2,

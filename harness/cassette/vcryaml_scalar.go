@@ -1,0 +1,348 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The scalars of the fast decoder (vcryaml.go), read as yaml.v3's scanner
+// reads them: plain and quoted scalars on one line, literal block scalars
+// (|, with chomping and indentation indicators) as mapping values.
+
+// stringValue reads a string value after "key:" of a mapping keyed at
+// column owner. A body (body true) stays in the arena; any other string is
+// copied out of it.
+func (d *vcrDecoder) stringValue(owner int, body bool) (string, error) {
+	if b, err := d.r.ReadByte(); err != nil || b != ' ' {
+		return "", errDecline // a null value, or "key:value"
+	}
+	d.spaces()
+	return d.scalar(owner, body, true)
+}
+
+// scalar reads the scalar that starts here; a literal block scalar only
+// when block is true. It leaves the decoder on the next line.
+func (d *vcrDecoder) scalar(owner int, body, block bool) (string, error) {
+	d.start = len(d.arena)
+	p, err := d.r.Peek(1)
+	if err != nil {
+		return "", errDecline
+	}
+	switch p[0] {
+	case '\'':
+		err = d.singleQuoted()
+	case '"':
+		err = d.doubleQuoted()
+	case '|':
+		if !block {
+			return "", errDecline
+		}
+		if err := d.literal(owner); err != nil {
+			return "", err
+		}
+		return d.take(body), nil
+	default:
+		err = d.plain()
+	}
+	if err != nil {
+		return "", err
+	}
+	s := d.take(body)
+	return s, d.endLine()
+}
+
+// take returns the scalar just decoded: a view of the arena for a body,
+// else a copy, and the arena's bytes are used again.
+func (d *vcrDecoder) take(body bool) string {
+	b := d.arena[d.start:]
+	switch {
+	case len(b) == 0:
+		return ""
+	case body:
+		// The arena is only appended to: these bytes never change.
+		return unsafe.String(&b[0], len(b))
+	}
+	s := string(b)
+	d.arena = d.arena[:d.start]
+	return s
+}
+
+// put appends decoded bytes to the arena. When they do not fit, the
+// scalar begun so far moves to a new arena with room for the rest of the
+// input; the old one stays with the bodies that point into it.
+func (d *vcrDecoder) put(b ...byte) {
+	if len(d.arena)+len(b) > cap(d.arena) {
+		part := d.arena[d.start:]
+		extra := max(len(b), 4096, len(part))
+		if d.size > 0 {
+			left := d.size - (d.src.n - int64(d.r.Buffered()))
+			extra = max(len(b), 4096, len(part)/2, int(min(left, 1<<40)))
+		}
+		arena := make([]byte, len(part), len(part)+extra)
+		copy(arena, part)
+		d.arena, d.start = arena, 0
+	}
+	d.arena = append(d.arena, b...)
+}
+
+// plain reads a one-line plain scalar that yaml.v3 reads as a string with
+// its text: no indicator first (but -x, ?x, :x), no ": " or " #" inside,
+// no tab, no trailing space or colon, not null.
+func (d *vcrDecoder) plain() error {
+	p, _ := d.r.Peek(vcrReadSize)
+	n := bytes.IndexByte(p, '\n')
+	if n < 0 {
+		if len(p) == vcrReadSize {
+			return errDecline
+		}
+		n = len(p)
+	}
+	v := p[:n]
+	// - ? : may start a plain scalar when a character other than a space
+	// follows (-x, :x); the other indicators never.
+	if len(v) == 0 || strings.IndexByte(",[]{}#&*!|>'\"%@`", v[0]) >= 0 ||
+		strings.IndexByte("-?:", v[0]) >= 0 && (len(v) == 1 || v[1] == ' ') ||
+		bytes.IndexByte(v, '\t') >= 0 || bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) ||
+		v[len(v)-1] == ' ' || v[len(v)-1] == ':' || !validText(v, false) {
+		return errDecline
+	}
+	switch string(v) {
+	case "null", "Null", "NULL", "~":
+		return errDecline
+	}
+	d.put(v...)
+	d.r.Discard(n)
+	return nil
+}
+
+// plainValue reads a plain scalar after "key:" and moves to the next line.
+func (d *vcrDecoder) plainValue() (string, error) {
+	if b, err := d.r.ReadByte(); err != nil || b != ' ' {
+		return "", errDecline
+	}
+	d.spaces()
+	d.start = len(d.arena)
+	if err := d.plain(); err != nil {
+		return "", err
+	}
+	return d.take(false), d.endLine()
+}
+
+// intValue reads a whole number written in decimal, as go-vcr writes
+// version and code; yaml.v3's other spellings (0x1F, 0o17, 1_000, +5) are
+// declined.
+func (d *vcrDecoder) intValue() (int, error) {
+	v, err := d.plainValue()
+	if err != nil || len(v) > 9 || v != "0" && v[0] == '0' {
+		return 0, errDecline
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || v[0] == '+' {
+		return 0, errDecline
+	}
+	return n, nil
+}
+
+// durationValue reads a duration as go-vcr writes it (0s, 1.5s, 2m3s):
+// a plain scalar that yaml.v3 resolves to a string (a digit first, a unit
+// last, no e, x, b, o or -) and time.ParseDuration reads.
+func (d *vcrDecoder) durationValue() (time.Duration, error) {
+	v, err := d.plainValue()
+	if err != nil || v[0] < '0' || v[0] > '9' || !strings.ContainsAny(v[len(v)-1:], "smh") ||
+		strings.Trim(v, "0123456789.nsuµμmh") != "" {
+		return 0, errDecline
+	}
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, errDecline
+	}
+	return t, nil
+}
+
+// singleQuoted reads a one-line single-quoted scalar (a quote doubled is
+// one quote).
+func (d *vcrDecoder) singleQuoted() error {
+	d.r.Discard(1)
+	for {
+		p, err := d.buffered()
+		if err != nil {
+			return err
+		}
+		i := bytes.IndexAny(p, "'\n")
+		if i < 0 {
+			d.put(p...)
+			d.r.Discard(len(p))
+			continue
+		}
+		d.put(p[:i]...)
+		d.r.Discard(i)
+		if p[i] == '\n' {
+			return errDecline // folded over lines
+		}
+		if q, _ := d.r.Peek(2); len(q) == 2 && q[1] == '\'' {
+			d.put('\'')
+			d.r.Discard(2)
+			continue
+		}
+		d.r.Discard(1)
+		if !validText(d.arena[d.start:], true) {
+			return errDecline
+		}
+		return nil
+	}
+}
+
+// doubleQuoted reads a one-line double-quoted scalar with yaml.v3's
+// escapes; the text between escapes is checked as it is read.
+func (d *vcrDecoder) doubleQuoted() error {
+	d.r.Discard(1)
+	run := len(d.arena) - d.start // where the text since the last escape starts
+	for {
+		p, err := d.buffered()
+		if err != nil {
+			return err
+		}
+		i := bytes.IndexAny(p, "\"\\\n")
+		if i < 0 {
+			d.put(p...)
+			d.r.Discard(len(p))
+			continue
+		}
+		d.put(p[:i]...)
+		d.r.Discard(i)
+		if !validText(d.arena[d.start+run:], true) {
+			return errDecline
+		}
+		switch p[i] {
+		case '\n':
+			return errDecline // folded over lines
+		case '"':
+			d.r.Discard(1)
+			return nil
+		}
+		if err := d.escape(); err != nil {
+			return err
+		}
+		run = len(d.arena) - d.start
+	}
+}
+
+// escape reads one backslash escape of a double-quoted scalar.
+func (d *vcrDecoder) escape() error {
+	p, _ := d.r.Peek(2)
+	if len(p) < 2 {
+		return errDecline
+	}
+	digits := 0
+	switch p[1] {
+	case '0':
+		d.put(0)
+	case 'a':
+		d.put('\a')
+	case 'b':
+		d.put('\b')
+	case 't', '\t':
+		d.put('\t')
+	case 'n':
+		d.put('\n')
+	case 'v':
+		d.put('\v')
+	case 'f':
+		d.put('\f')
+	case 'r':
+		d.put('\r')
+	case 'e':
+		d.put(0x1b)
+	case ' ', '"', '\'', '\\':
+		d.put(p[1])
+	case 'N':
+		d.put(0xc2, 0x85)
+	case '_':
+		d.put(0xc2, 0xa0)
+	case 'L':
+		d.put(0xe2, 0x80, 0xa8)
+	case 'P':
+		d.put(0xe2, 0x80, 0xa9)
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	default:
+		return errDecline // an escaped line break, or not an escape
+	}
+	if digits == 0 {
+		d.r.Discard(2)
+		return nil
+	}
+	p, _ = d.r.Peek(2 + digits)
+	if len(p) < 2+digits {
+		return errDecline
+	}
+	v, err := strconv.ParseUint(string(p[2:]), 16, 32)
+	if err != nil || strings.ContainsAny(string(p[2:]), "+-_") || v >= 0xd800 && v <= 0xdfff || v > 0x10ffff {
+		return errDecline
+	}
+	d.put(utf8.AppendRune(nil, rune(v))...)
+	d.r.Discard(2 + digits)
+	return nil
+}
+
+// buffered returns the bytes read but not consumed, reading more when there
+// are none; the end of the input inside a scalar is declined.
+func (d *vcrDecoder) buffered() ([]byte, error) {
+	if d.r.Buffered() == 0 {
+		if _, err := d.r.Peek(1); err != nil {
+			return nil, errDecline
+		}
+	}
+	p, _ := d.r.Peek(d.r.Buffered())
+	return p, nil
+}
+
+// validText reports text yaml.v3's reader takes and its scanner reads as
+// characters of one line: valid UTF-8 without control characters (a tab
+// when tabs is true), U+0085, U+2028, U+2029 (line breaks to yaml.v3),
+// U+FEFF or U+FFFE and U+FFFF.
+func validText(b []byte, tabs bool) bool {
+	for i := 0; i < len(b); {
+		// eight bytes at once while they are all printable ASCII (no byte
+		// under 0x20, none over 0x7e)
+		if i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			const ones, highs = 0x0101010101010101, 0x8080808080808080
+			if (w-0x20*ones)&^w&highs == 0 && ((w+ones)|w)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := b[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' && tabs {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		// three bytes led by E1-EC or EE (most of CJK) are a valid
+		// character when both others are continuation bytes; U+2028 and
+		// U+2029 (E2 80 A8, E2 80 A9) are line breaks
+		if (c >= 0xe1 && c <= 0xec || c == 0xee) && i+2 < len(b) && b[i+1]&0xc0 == 0x80 && b[i+2]&0xc0 == 0x80 &&
+			!(c == 0xe2 && b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9)) {
+			i += 3
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
+			return false
+		}
+		i += n
+	}
+	return true
+}

@@ -1,0 +1,37 @@
+package benchstream
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentvcr/agentvcr/cassettes"
+	"github.com/agentvcr/agentvcr/harness/cassette"
+)
+
+// OneReplyCassette builds a go-vcr cassette of about size bytes of stream
+// that `agentvcr run -cassette` replays with one request: the demo
+// cassette's first request, answered by one chat-completions text stream
+// of many small deltas (96 bytes of text each). Replay and serve memory are
+// measured on it (issue 23): BenchmarkReplayOneReply, and
+// tools/bench/gencassette writes it to a file.
+func OneReplyCassette(size int) ([]byte, error) {
+	data, err := cassettes.FS.ReadFile("demo.yaml")
+	if err != nil {
+		return nil, err
+	}
+	c, err := cassette.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	c.Interactions = c.Interactions[:1]
+	var body strings.Builder
+	piece := strings.Repeat("回放", 16) // 96 bytes of text per delta
+	for n := 0; body.Len() < size; n++ {
+		fmt.Fprintf(&body, "data: {\"id\":\"chatcmpl-big\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"demo\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s %d\"},\"finish_reason\":null}]}\n\n", piece, n)
+	}
+	body.WriteString("data: {\"id\":\"chatcmpl-big\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"demo\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	c.Interactions[0].Response.Body = body.String()
+	return yaml.Marshal(c)
+}
