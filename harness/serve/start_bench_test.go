@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentvcr/agentvcr/internal/benchstream"
+	"github.com/agentvcr/agentvcr/internal/benchcassette"
 )
 
 // BenchmarkServeStart is what `agentvcr serve -cassette FILE` does before
 // it prints its URL, on one-reply cassettes of about 52, 104 and 207 MB
-// (benchstream.OneReplyCassette): the file decoded as it is read and its
+// (benchcassette.OneReplyCassette): the file decoded as it is read and its
 // reply cut into events. B/op is what a serve holds and allocates for a
 // cassette of that size (issue 23).
 func BenchmarkServeStart(b *testing.B) {
 	for _, mib := range []int{48, 95, 189} {
-		data, err := benchstream.OneReplyCassette(mib << 20)
+		data, err := benchcassette.OneReplyCassette(mib << 20)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,15 +9,15 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/demo"
-	"github.com/agentvcr/agentvcr/internal/benchstream"
+	"github.com/agentvcr/agentvcr/internal/benchcassette"
 )
 
 // oneReplyCassette writes a cassette of about mib MiB to dir
-// (benchstream.OneReplyCassette: the demo's first request, answered by one
+// (benchcassette.OneReplyCassette: the demo's first request, answered by one
 // long text stream) and returns the file's path.
 func oneReplyCassette(tb testing.TB, dir string, mib int) string {
 	tb.Helper()
-	data, err := benchstream.OneReplyCassette(mib << 20)
+	data, err := benchcassette.OneReplyCassette(mib << 20)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // Command gencassette writes the one-reply cassette replay and serve
-// memory are measured on (benchstream.OneReplyCassette):
+// memory are measured on (benchcassette.OneReplyCassette):
 //
 //	go run ./tools/bench/gencassette -mib 52 >/tmp/big52.yaml
 //	/usr/bin/time -f "%e %U %S %M" agentvcr run -cassette /tmp/big52.yaml -C SANDBOX
@@ -13,13 +13,13 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/agentvcr/agentvcr/internal/benchstream"
+	"github.com/agentvcr/agentvcr/internal/benchcassette"
 )
 
 func main() {
 	mib := flag.Int("mib", 52, "the answer's least size in `MiB`")
 	flag.Parse()
-	data, err := benchstream.OneReplyCassette(*mib << 20)
+	data, err := benchcassette.OneReplyCassette(*mib << 20)
 	if err == nil {
 		_, err = os.Stdout.Write(data)
 	}

@@ -1,4 +1,4 @@
-package benchstream
+package benchcassette
 
 import (
 	"fmt"
