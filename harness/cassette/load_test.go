@@ -132,3 +132,32 @@ func TestLoadCassetteEmbedded(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCassetteLimitWithoutAliases: a cassette over the limit in its
+// own bodies (the fast decoder's path, whose buffer is sized up to the
+// limit and grows past it) is refused with the same message, and read
+// whole under a higher limit.
+func TestLoadCassetteLimitWithoutAliases(t *testing.T) {
+	body := strings.Repeat("x", 1<<20)
+	text := "---\nversion: 1\ninteractions:\n" + strings.Repeat(interactionYAML(`'{}'`, "|-\n            "+body, "200"), 3)
+	if err := decodeVCR(strings.NewReader(text), int64(len(text)), new(vcr.Cassette)); err != nil {
+		t.Fatalf("the fast path declines the test's cassette: %v", err)
+	}
+	path := writeCassette(t, text)
+	t.Setenv(MaxBytesEnv, "2")
+	_, err := Load(path)
+	want := "its interactions expand to more than the limit of 2 MiB (YAML aliases count each time they are used; 2 of 3 interactions counted)"
+	if !errors.Is(err, ErrBadCassette) || !strings.Contains(err.Error(), want) {
+		t.Errorf("limit 2 MiB: err = %v", err)
+	}
+	t.Setenv(MaxBytesEnv, "4")
+	c, err := Load(path)
+	if err != nil {
+		t.Fatalf("limit 4 MiB: %v", err)
+	}
+	for n, i := range c.Interactions {
+		if i.Response.Body != body {
+			t.Errorf("interaction %d: a body of %d bytes, want %d", n+1, len(i.Response.Body), len(body))
+		}
+	}
+}

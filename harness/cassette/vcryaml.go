@@ -14,22 +14,20 @@ import (
 // Load and Decode first try a decoder for the one layout go-vcr v2.1.0
 // writes (yaml.v3's encoding of a vcr.Cassette: block mappings and
 // sequences, one-line plain and quoted scalars, literal block scalars for
-// bodies with line breaks) and hand anything else to yaml.v3, which
-// decodes the whole YAML language. The fast path exists for memory: yaml.v3
-// builds a body by appending to a growing buffer, keeps a node tree of it
-// and then copies it into the string, so a 52 MiB body once cost 250 MiB
-// (issue 23). Here each body is decoded once, straight into an arena sized
-// from the input's length (a decoded body is never longer than its raw
-// form, bar YAML's \L and \P escapes, which grow the arena), and the body
-// strings are views of the arena. Whatever the fast path accepts it
-// decodes exactly as yaml.v3 does (vcryaml_test.go checks both on every
-// cassette in the repository, on generated ones and on mutations of
-// them); whatever it does not know (comments, anchors and aliases, tags,
-// flow collections other than {} and [], folded or multi-line scalars,
-// null values, duplicate or unknown keys, tabs in indentation, line
-// breaks other than \n, control characters, invalid UTF-8) it declines
-// with errDecline, and the caller starts again with yaml.v3, whose errors
-// are the ones users see.
+// bodies with line breaks) and hand anything else to yaml.v3. The fast
+// path exists for memory: yaml.v3 builds a body by appending to a growing
+// buffer, keeps a node tree of it and copies it into the string, so a 52
+// MiB body once cost 250 MiB (issue 23). Here each answer is decoded once,
+// straight into an arena sized from the input's length (a decoded scalar
+// is never longer than its raw form, bar the \L and \P escapes, which grow
+// the arena), and the answers are views of the arena. What the fast path
+// accepts it decodes exactly as yaml.v3 does (vcryaml_test.go: every
+// cassette of the repository, generated and mutated ones); what it does
+// not know (comments, anchors, aliases, tags, flow collections other than
+// {} and [], folded or multi-line scalars, nulls, duplicate or unknown
+// keys, tabs in indentation, line breaks other than \n, control
+// characters, invalid UTF-8) it declines with errDecline, and the caller
+// starts again with yaml.v3, whose errors are the ones users see.
 
 // errDecline: the input is not in the layout the fast decoder knows.
 var errDecline = errors.New("not in go-vcr's own layout")
@@ -45,7 +43,12 @@ func decodeVCR(r io.Reader, size int64, c *vcr.Cassette) error {
 	src := &countingReader{r: r}
 	d := &vcrDecoder{r: bufio.NewReaderSize(src, vcrReadSize), src: src, size: size}
 	if size > 0 {
-		d.arena = make([]byte, 0, size)
+		// no more than the bound: a larger cassette is refused anyway
+		limit, err := maxBytes()
+		if err != nil {
+			limit = DefaultMaxBytes
+		}
+		d.arena = make([]byte, 0, min(size, limit))
 	}
 	version, interactions, err := d.document()
 	if err != nil {
@@ -53,17 +56,6 @@ func decodeVCR(r io.Reader, size int64, c *vcr.Cassette) error {
 	}
 	c.Version, c.Interactions = version, interactions
 	return nil
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // A vcrDecoder reads one cassette. Between values it stands at the first
@@ -340,65 +332,4 @@ func (d *vcrDecoder) key() (string, error) {
 
 func isKeyByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
-}
-
-// spaces skips spaces and returns how many.
-func (d *vcrDecoder) spaces() int {
-	n := 0
-	for {
-		p, _ := d.r.Peek(d.r.Buffered())
-		if len(p) == 0 {
-			if _, err := d.r.Peek(1); err != nil {
-				return n
-			}
-			continue
-		}
-		i := 0
-		for i < len(p) && p[i] == ' ' {
-			i++
-		}
-		d.r.Discard(i)
-		n += i
-		if i < len(p) {
-			return n
-		}
-	}
-}
-
-// endLine moves past the end of the current line, which must hold nothing
-// more, to the next line that holds something.
-func (d *vcrDecoder) endLine() error {
-	b, err := d.r.ReadByte()
-	if err == io.EOF {
-		d.eof = true
-		return nil
-	}
-	if err != nil || b != '\n' {
-		return errDecline
-	}
-	return d.line()
-}
-
-// line moves to the next line that holds something, past lines of spaces
-// only, and past its indentation. A tab or comment there is declined.
-func (d *vcrDecoder) line() error {
-	for {
-		col := d.spaces()
-		b, err := d.r.Peek(1)
-		if err == io.EOF {
-			d.eof = true
-			return nil
-		}
-		if err != nil {
-			return errDecline
-		}
-		if b[0] != '\n' {
-			if b[0] == '\t' || b[0] == '#' {
-				return errDecline
-			}
-			d.col = col
-			return nil
-		}
-		d.r.Discard(1)
-	}
 }

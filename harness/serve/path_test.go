@@ -69,3 +69,29 @@ func TestServedFromPath(t *testing.T) {
 		t.Error("Decoded of an unknown name: no error")
 	}
 }
+
+// TestServedFromPathReadOnce: under -quirk (CassetteRouter.Quirk) the
+// plain route is a quirk route too; the file is still read once, and a
+// route built after it is gone is built from what was read.
+func TestServedFromPathReadOnce(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "cassettes", "parallel.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "parallel.yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	router := &CassetteRouter{Cassettes: []ServedCassette{{Name: "parallel", Path: path}}, Quirk: "index_plus_1"}
+	if _, err := router.Route(""); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"parallel", "parallel~interleaved_calls"} {
+		if _, err := router.Route(name); err != nil {
+			t.Errorf("route %q after the file is gone: %v", name, err)
+		}
+	}
+}

@@ -141,19 +141,15 @@ func (c *CassetteRouter) decode(i int) (*vcr.Cassette, error) {
 
 // quirked is Cassettes[i] under q (quirk.ApplyToCassette). A cassette
 // served from its file is not kept as bytes: the YAML q reads is encoded
-// again from the decoded cassette (decoded for this only when no route
-// serves it plain), for as long as the quirk takes.
+// again from the decoded cassette, for as long as the quirk takes, and the
+// file is read once whatever routes are built later.
 func (c *CassetteRouter) quirked(i int, q quirk.Quirk) ([]byte, error) {
 	data := c.Cassettes[i].Data
 	if data == nil {
-		dc := c.decoded[i]
-		if dc == nil { // decoded for the quirk only, not kept
-			var err error
-			if dc, err = c.Cassettes[i].decode(); err != nil {
-				return nil, err
-			}
+		dc, err := c.decode(i)
+		if err != nil {
+			return nil, err
 		}
-		var err error
 		if data, err = yaml.Marshal(dc); err != nil {
 			return nil, err
 		}
