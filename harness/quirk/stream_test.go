@@ -20,6 +20,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
 // dataOf is what a body's events carry: each data, as JSON when it is.
@@ -258,5 +259,15 @@ func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
 				t.Errorf("%s on %s (holds %s) sent nothing before the answer's end", q.Name, api, q.Holds())
 			}
 		}
+	}
+}
+
+// TestDecideProbesDiffer: alone, the two probes of Stream.decide say two
+// formats (what lets decide tell a head that says its format from one
+// that does not yet).
+func TestDecideProbesDiffer(t *testing.T) {
+	chat := wire.Detect([]byte(chatProbe))
+	if messagesProbeFormat == chat || messagesProbeFormat != wire.Detect([]byte("\n"+messagesProbe)) {
+		t.Errorf("the probes say %s and %s", messagesProbeFormat.Name, chat.Name)
 	}
 }
