@@ -276,8 +276,8 @@ func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
 // formats (what lets decide tell a head that says its format from one
 // that does not yet).
 func TestDecideProbesDiffer(t *testing.T) {
-	chat := wire.Detect([]byte(chatProbe))
-	if messagesProbeFormat == chat || messagesProbeFormat != wire.Detect([]byte("\n"+messagesProbe)) {
-		t.Errorf("the probes say %s and %s", messagesProbeFormat.Name, chat.Name)
+	alone := wire.Detect([]byte(chatProbe))
+	if messagesProbeFormat == alone || messagesProbeFormat != wire.Detect([]byte("\n"+messagesProbe)) {
+		t.Errorf("the probes say %s and %s", messagesProbeFormat.Name, alone.Name)
 	}
 }
