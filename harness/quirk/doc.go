@@ -8,8 +8,10 @@
 // case URLs). Apply a quirk to one SSE body with Quirk.Apply(body, seed),
 // to every SSE response of a cassette with ApplyToCassette (dropped call
 // ids are renamed in the requests that follow, as the agent will send
-// them), or to live traffic with Transport (which reads each answer whole)
-// or Stream (which takes an answer as it arrives: agentvcr proxy).
+// them; ReadCassette reads a cassette once for several quirks, each
+// Cassette.Apply giving what ApplyToCassette gives), or to live traffic
+// with Transport (which reads each answer whole) or Stream (which takes an
+// answer as it arrives: agentvcr proxy).
 //
 // Streaming: q.Stream(seed) returns a Stream; Write hands it the answer's
 // bytes in any pieces and returns the bytes to send on, Close the rest.

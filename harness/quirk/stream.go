@@ -163,8 +163,10 @@ func (s *Stream) replay() ([]byte, error) {
 // other than the quirk's is ErrNotApplicable, as the guard of All says.
 //
 // Detect goes by the first line that says a format, so the probes agree
-// only when the head has one (on their own the two say different
-// formats), and then they read what Detect reads of the head alone.
+// only when the head has one (alone the two say different formats), and
+// then they read what Detect reads of the head alone. A head read with
+// the first probe as another format than the probe alone says has such a
+// line: the second probe is not needed.
 func (s *Stream) decide(atEnd bool) error {
 	head := bytes.Join(s.undecided, nil)
 	var f *agent.Format
@@ -172,8 +174,8 @@ func (s *Stream) decide(atEnd bool) error {
 		f = wire.Detect(head)
 	} else {
 		n := len(head)
-		f = wire.Detect(append(head, "\nevent: message_start\n"...))
-		if wire.Detect(append(head[:n], "\ndata: {}\n"...)) != f {
+		f = wire.Detect(append(head, "\n"+messagesProbe...))
+		if f == messagesProbeFormat && wire.Detect(append(head[:n], "\n"+chatProbe...)) != f {
 			return nil // not known yet
 		}
 	}
@@ -183,6 +185,14 @@ func (s *Stream) decide(atEnd bool) error {
 	}
 	return nil
 }
+
+// The probes of decide, and the format the first says alone.
+const (
+	messagesProbe = "event: message_start\n"
+	chatProbe     = "data: {}\n"
+)
+
+var messagesProbeFormat = wire.Detect([]byte(messagesProbe))
 
 // completeEvent is the length of the first complete event in b (as
 // sse.SplitEvents cuts it: up to and with the blank line that ends it), 0

@@ -20,6 +20,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/wire"
 )
 
 // dataOf is what a body's events carry: each data, as JSON when it is.
@@ -81,14 +82,16 @@ func answers(t *testing.T) map[string][]byte {
 	return out
 }
 
-// streamed feeds an answer to a Stream of q in pieces and returns what it
-// sent (appended to dst[:0]) and the first error.
-func streamed(q Quirk, seed int64, pieces [][]byte, dst []byte) ([]byte, error) {
+// streamed feeds body to a Stream of q in pieces, each ending where ends
+// says, and returns what it sent (appended to dst[:0]) and the first error.
+func streamed(q Quirk, seed int64, body []byte, ends []int, dst []byte) ([]byte, error) {
 	s := q.Stream(seed)
 	out := dst[:0]
 	var first error
-	for _, p := range pieces {
-		b, err := s.Write(p)
+	start := 0
+	for _, end := range ends {
+		b, err := s.Write(body[start:end])
+		start = end
 		out = append(out, b...)
 		if first == nil {
 			first = err
@@ -101,16 +104,16 @@ func streamed(q Quirk, seed int64, pieces [][]byte, dst []byte) ([]byte, error) 
 	return append(out, b...), first
 }
 
-// randomPieces cuts body into pieces of 1 to 40 bytes, the seed's.
-func randomPieces(body []byte, seed int64) [][]byte {
+// randomEnds cuts n bytes into pieces of 1 to 40 bytes, the seed's, and
+// returns where each ends.
+func randomEnds(n int, seed int64) []int {
 	rng := rechunk.NewRand(seed)
-	var out [][]byte
-	for len(body) > 0 {
-		n := min(len(body), 1+rng.Intn(40))
-		out = append(out, body[:n])
-		body = body[n:]
+	var ends []int
+	for end := 0; end < n; {
+		end = min(n, end+1+rng.Intn(40))
+		ends = append(ends, end)
 	}
-	return out
+	return ends
 }
 
 // TestStreamIsApply: for every quirk and every recorded or fixture
@@ -128,7 +131,7 @@ func TestStreamIsApply(t *testing.T) {
 	type cutAnswer struct {
 		name string
 		body []byte
-		cuts map[string][][]byte
+		cuts map[string][]int // where each piece ends, by cut
 	}
 	var cutAnswers []cutAnswer
 	seen := map[string]bool{}
@@ -138,15 +141,23 @@ func TestStreamIsApply(t *testing.T) {
 			continue
 		}
 		seen[string(body)] = true
-		cuts := map[string][][]byte{"events": sse.SplitEvents(body), "random 1": randomPieces(body, 1)}
+		var events []int // where each event ends
+		end := 0
+		for _, ev := range sse.SplitEvents(body) {
+			if !bytes.HasPrefix(body[end:], ev) {
+				t.Fatalf("%s: the events are not the answer's bytes in order", name)
+			}
+			end += len(ev)
+			events = append(events, end)
+		}
+		cuts := map[string][]int{"events": events, "random 1": randomEnds(len(body), 1)}
 		fixture := !strings.Contains(name, "#")
 		if fixture { // a cassette's answers come from few shapes: cut them less
-			cuts["random 2"] = randomPieces(body, 2)
+			cuts["random 2"] = randomEnds(len(body), 2)
 		}
 		if fixture && len(body) < 4096 {
-			cuts["bytes"] = randomPieces(body, -1)[:0]
 			for i := range body {
-				cuts["bytes"] = append(cuts["bytes"], body[i:i+1])
+				cuts["bytes"] = append(cuts["bytes"], i+1)
 			}
 		}
 		cutAnswers = append(cutAnswers, cutAnswer{name, body, cuts})
@@ -165,8 +176,8 @@ func TestStreamIsApply(t *testing.T) {
 				name, body := a.name, a.body
 				const seed = 7
 				whole, werr := q.Apply(body, seed)
-				for cut, pieces := range a.cuts {
-					got, err := streamed(q, seed, pieces, sent)
+				for cut, ends := range a.cuts {
+					got, err := streamed(q, seed, body, ends, sent)
 					sent = got // the next cut reuses the room
 					switch {
 					case werr == nil && err != nil:
@@ -258,5 +269,15 @@ func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
 				t.Errorf("%s on %s (holds %s) sent nothing before the answer's end", q.Name, api, q.Holds())
 			}
 		}
+	}
+}
+
+// TestDecideProbesDiffer: alone, the two probes of Stream.decide say two
+// formats (what lets decide tell a head that says its format from one
+// that does not yet).
+func TestDecideProbesDiffer(t *testing.T) {
+	alone := wire.Detect([]byte(chatProbe))
+	if messagesProbeFormat == alone || messagesProbeFormat != wire.Detect([]byte("\n"+messagesProbe)) {
+		t.Errorf("the probes say %s and %s", messagesProbeFormat.Name, alone.Name)
 	}
 }
