@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,15 +60,33 @@ func TestConformShardsMergeLikeOneRun(t *testing.T) {
 	os.WriteFile(baseline, []byte("clean\nindex_plus_1\nfault_500 # passes: stale\n"), 0o644)
 	path := func(name string) string { return filepath.Join(dir, name) }
 
-	code, whole, stderr := conform(append([]string{"-baseline", baseline, "-json", path("all.json")}, agent...)...)
+	// The run unsharded and its three shards, all at once, as a CI matrix
+	// runs the shards.
+	type run struct {
+		code           int
+		stdout, stderr string
+	}
+	runs := make([]run, 4)
+	var wg sync.WaitGroup
+	for i := range runs {
+		args := []string{"-baseline", baseline, "-json", path("all.json")}
+		if i > 0 {
+			args = []string{"-shard", fmt.Sprintf("%d/3", i), "-json", path(fmt.Sprintf("s%d.json", i))}
+		}
+		wg.Go(func() {
+			r := &runs[i]
+			r.code, r.stdout, r.stderr = conform(append(args, agent...)...)
+		})
+	}
+	wg.Wait()
+	code, whole, stderr := runs[0].code, runs[0].stdout, runs[0].stderr
 	if code != 1 || !strings.Contains(stderr, "the baseline lists cases that now pass: fault_500") {
 		t.Fatalf("unsharded: exit %d: %s", code, stderr)
 	}
 	wantErr := strings.ReplaceAll(stderr, "agentvcr conform:", "agentvcr report merge:")
-	for i := 1; i <= 3; i++ {
-		code, _, stderr := conform(append([]string{"-shard", fmt.Sprintf("%d/3", i), "-json", path(fmt.Sprintf("s%d.json", i))}, agent...)...)
-		if code != 1 {
-			t.Fatalf("shard %d/3: exit %d: %s", i, code, stderr)
+	for i, r := range runs[1:] {
+		if r.code != 1 {
+			t.Fatalf("shard %d/3: exit %d: %s", i+1, r.code, r.stderr)
 		}
 	}
 	code, merged, stderr := report("merge", "-baseline", baseline, "-json", path("merged.json"), "-junit", path("merged.xml"), "-md", path("merged.md"),

@@ -147,7 +147,7 @@ func TestBadCommands(t *testing.T) {
 		{"an agent that posts elsewhere", testAgentCommand(t, agentWrongPath),
 			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses or .../v1beta/models/MODEL:streamGenerateContent, or GET .../v1/models"},
 		{"an agent that hangs", testAgentCommand(t, agentHang),
-			"the agent sent no request and was still running after -timeout 500ms: killed"},
+			"the agent sent no request and was still running after -timeout 200ms: killed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -156,7 +156,7 @@ func TestBadCommands(t *testing.T) {
 			defer cancel()
 			timeout := slow * 10 * time.Second // a slow start under load is no failure
 			if strings.Contains(tt.details, "-timeout") {
-				timeout = 500 * time.Millisecond
+				timeout = 200 * time.Millisecond // killed there, started or not
 			}
 			results, err := Run(ctx, Options{Folder: agentFolder, Command: tt.command, Cases: two, Timeout: timeout})
 			if err != nil {
