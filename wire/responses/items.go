@@ -1,10 +1,10 @@
 package responses
 
 import (
-	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 )
@@ -40,11 +40,40 @@ type respItems struct {
 	all     []*respItem // first-seen order
 	byID    map[string]*respItem
 	byCall  map[string]*respItem
-	byIndex map[int][]*respItem // every item announced or seen at that output_index
+	byIndex itemsAt // every item announced or seen at each output_index
 }
 
 func newRespItems() respItems {
-	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}, byIndex: map[int][]*respItem{}}
+	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}}
+}
+
+// itemsAt holds the items announced or seen at each output_index: in a
+// slice for the indexes streams count up from 0 in order, in a map for any
+// other (an index is in one or the other, never both).
+type itemsAt struct {
+	dense  [][]*respItem // dense[i] are the items at index i
+	sparse map[int][]*respItem
+}
+
+func (t *itemsAt) get(index int) []*respItem {
+	if index >= 0 && index < len(t.dense) {
+		return t.dense[index]
+	}
+	return t.sparse[index]
+}
+
+func (t *itemsAt) add(index int, it *respItem) {
+	switch {
+	case index >= 0 && index < len(t.dense):
+		t.dense[index] = append(t.dense[index], it)
+	case index == len(t.dense) && t.sparse[index] == nil:
+		t.dense = append(t.dense, []*respItem{it})
+	default:
+		if t.sparse == nil {
+			t.sparse = map[int][]*respItem{}
+		}
+		t.sparse[index] = append(t.sparse[index], it)
+	}
 }
 
 // lookup returns the item an event with this item id (and call id, for a
@@ -72,7 +101,7 @@ func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUna
 	if index == nil {
 		return nil
 	}
-	at := s.byIndex[*index]
+	at := s.byIndex.get(*index)
 	for i := len(at) - 1; i >= 0; i-- {
 		if it := at[i]; it.kind == kind && it.open && !(onlyUnannounced && it.announced) {
 			return it
@@ -86,7 +115,7 @@ func (s *respItems) add(kind respKind, index *int) *respItem {
 	it := &respItem{kind: kind, seen: len(s.all), open: true}
 	if index != nil {
 		it.index, it.hasIndex = *index, true
-		s.byIndex[*index] = append(s.byIndex[*index], it)
+		s.byIndex.add(*index, it)
 	}
 	s.all = append(s.all, it)
 	return it
@@ -192,7 +221,16 @@ func (s *respItems) sorted() []*respItem {
 // custom call has Type "custom" and its freeform input as the arguments,
 // kept as they are ("" included).
 func (s *respItems) calls(items []*respItem) []agent.ToolCall {
+	n := 0
+	for _, it := range items {
+		if isCall(it.kind) {
+			n++
+		}
+	}
 	var out []agent.ToolCall
+	if n > 0 {
+		out = make([]agent.ToolCall, 0, n)
+	}
 	for _, it := range items {
 		if !isCall(it.kind) {
 			continue
@@ -211,7 +249,7 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 		typ := "function"
 		if it.kind == kindCustomCall {
 			typ = "custom"
-		} else if len(bytes.TrimSpace([]byte(args))) == 0 {
+		} else if strings.TrimSpace(args) == "" {
 			args = "{}"
 		}
 		out = append(out, agent.ToolCall{ID: id, Type: typ, Function: agent.FunctionCall{Name: it.name, Arguments: args}})
