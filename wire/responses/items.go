@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/internal/byindex"
 )
 
 // respItem is one output item being assembled.
@@ -40,40 +41,11 @@ type respItems struct {
 	all     []*respItem // first-seen order
 	byID    map[string]*respItem
 	byCall  map[string]*respItem
-	byIndex itemsAt // every item announced or seen at each output_index
+	byIndex byindex.Table[[]*respItem] // every item announced or seen at each output_index
 }
 
 func newRespItems() respItems {
 	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}}
-}
-
-// itemsAt holds the items announced or seen at each output_index: in a
-// slice for the indexes streams count up from 0 in order, in a map for any
-// other (an index is in one or the other, never both).
-type itemsAt struct {
-	dense  [][]*respItem // dense[i] are the items at index i
-	sparse map[int][]*respItem
-}
-
-func (t *itemsAt) get(index int) []*respItem {
-	if index >= 0 && index < len(t.dense) {
-		return t.dense[index]
-	}
-	return t.sparse[index]
-}
-
-func (t *itemsAt) add(index int, it *respItem) {
-	switch {
-	case index >= 0 && index < len(t.dense):
-		t.dense[index] = append(t.dense[index], it)
-	case index == len(t.dense) && t.sparse[index] == nil:
-		t.dense = append(t.dense, []*respItem{it})
-	default:
-		if t.sparse == nil {
-			t.sparse = map[int][]*respItem{}
-		}
-		t.sparse[index] = append(t.sparse[index], it)
-	}
 }
 
 // lookup returns the item an event with this item id (and call id, for a
@@ -101,7 +73,7 @@ func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUna
 	if index == nil {
 		return nil
 	}
-	at := s.byIndex.get(*index)
+	at, _ := s.byIndex.Get(*index)
 	for i := len(at) - 1; i >= 0; i-- {
 		if it := at[i]; it.kind == kind && it.open && !(onlyUnannounced && it.announced) {
 			return it
@@ -115,7 +87,8 @@ func (s *respItems) add(kind respKind, index *int) *respItem {
 	it := &respItem{kind: kind, seen: len(s.all), open: true}
 	if index != nil {
 		it.index, it.hasIndex = *index, true
-		s.byIndex.add(*index, it)
+		at, _ := s.byIndex.Get(*index)
+		s.byIndex.Set(*index, append(at, it))
 	}
 	s.all = append(s.all, it)
 	return it
