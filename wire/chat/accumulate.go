@@ -31,8 +31,18 @@ type accumulator struct {
 	calls   []*callSlot
 	byIndex byindex.Table[*callSlot]
 	byID    map[string]*callSlot
-	latest  *callSlot // the call the last piece went to
+	latest  *callSlot  // the call the last piece went to
+	slab    []callSlot // calls are carved from this slab
+	argSlab []byte     // and each one's arguments start in a window of this one
 }
+
+// Slab sizes of the accumulator: calls per slab, and the argument window
+// each call starts with (arguments that outgrow it move to a buffer of
+// their own), so that a call costs no allocation of its own.
+const (
+	callSlab  = 8
+	argWindow = 64
+)
 
 // add merges one piece.
 func (a *accumulator) add(p *toolPiece) {
@@ -107,7 +117,14 @@ func (a *accumulator) open(x optIndex) *callSlot {
 	if a.byID == nil {
 		a.byID = make(map[string]*callSlot)
 	}
-	c := &callSlot{seen: len(a.calls)}
+	if len(a.slab) == cap(a.slab) {
+		a.slab = make([]callSlot, 0, callSlab) // earlier slabs stay where calls points
+		a.argSlab = make([]byte, callSlab*argWindow)
+	}
+	n := len(a.slab)
+	a.slab = append(a.slab, callSlot{seen: len(a.calls)})
+	c := &a.slab[n]
+	c.args = a.argSlab[n*argWindow : n*argWindow : (n+1)*argWindow]
 	a.calls = append(a.calls, c)
 	if x.Set {
 		a.byIndex.Set(x.N, c) // the newest call at an index takes the later id-less pieces
