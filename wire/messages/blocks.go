@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/internal/byindex"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 )
 
@@ -45,8 +46,8 @@ type msgMerger struct {
 	stopped    bool // message_stop came
 	stopReason string
 	usage      *msgUsage
-	blocks     map[int]*msgBlock // the latest block at each index
-	lastIndex  int               // lastBlock is blocks[lastIndex], when not nil
+	blocks     byindex.Table[*msgBlock] // the latest block at each index (nil: none)
+	lastIndex  int                      // lastBlock is blocks[lastIndex], when not nil
 	lastBlock  *msgBlock
 	order      []*msgBlock // every block, in the order they started
 	maxIndex   int         // the highest index started
