@@ -42,6 +42,10 @@ type respItems struct {
 	byID    map[string]*respItem
 	byCall  map[string]*respItem
 	byIndex byindex.Table[[]*respItem] // every item announced or seen at each output_index
+	// recent are the items findBytes found last by their own id: byID
+	// never changes an id's item once set, so while it.id is the id asked
+	// for, byID gives it, and the lookup is a comparison.
+	recent [4]*respItem
 }
 
 func newRespItems() respItems {
@@ -108,7 +112,16 @@ func (s *respItems) find(id, callID string, kind respKind, index *int) *respItem
 // findBytes is find for a delta's item id, which points into the event's
 // data: a known id costs no allocation.
 func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
+	for _, it := range s.recent {
+		if it != nil && len(id) > 0 && it.id == string(id) && it.kind == kind {
+			return it // byID[id] is it, for good
+		}
+	}
 	if it := s.byID[string(id)]; len(id) > 0 && it != nil && it.kind == kind {
+		if it.id == string(id) {
+			copy(s.recent[1:], s.recent[:])
+			s.recent[0] = it
+		}
 		return it
 	}
 	if it := s.byCall[string(id)]; len(id) > 0 && isCall(kind) && it != nil {
