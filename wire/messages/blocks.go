@@ -55,7 +55,7 @@ type msgMerger struct {
 	argSlab    []byte      // each tool_use's arguments start in a window of this slab
 	ev         msgEvent    // reused between events
 	bd         blockDelta  // reused between events
-	tmpl       deltaTemplate
+	tmpl       eventTemplates
 	jsonOnly   bool // decode every event with encoding/json (tests compare the paths)
 }
 
@@ -64,8 +64,12 @@ func (m *msgMerger) add(data []byte) error {
 	m.events++
 	fast := ""
 	if !m.jsonOnly {
-		if m.tmpl.match(data, &m.bd) {
+		if m.tmpl.delta.match(data, &m.bd) {
 			return m.delta(&m.bd)
+		}
+		if index, ok := m.tmpl.stop.match(data); ok {
+			m.stop(index)
+			return nil
 		}
 		m.bd.index = -1 // a stop without an index stops nothing
 		fast = scanEventTemplate(data, &m.bd, &m.tmpl)

@@ -16,9 +16,9 @@ import (
 // templateAfter returns a template that remembered the event first, when
 // the scanner read it as a content_block_delta.
 func templateAfter(first string) *deltaTemplate {
-	t := new(deltaTemplate)
-	scanEventTemplate([]byte(first), new(blockDelta), t)
-	return t
+	ts := new(eventTemplates)
+	scanEventTemplate([]byte(first), new(blockDelta), ts)
+	return &ts.delta
 }
 
 // checkTemplateMatch: when the template matches event, encoding/json reads
@@ -89,6 +89,8 @@ func FuzzDeltaTemplate(f *testing.F) {
 	f.Add(argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index":-0,`, 1))
 	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`, `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"\u00e9"}}`)
 	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}`, `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"t"}}`)
+	f.Add(`{"type":"content_block_stop","index":1}`, `{"type":"content_block_stop","index":0}`)
+	f.Add(`{"type":"content_block_stop","index":1}`, `{"type":"content_block_stop","index":7}`)
 	prefix := `data: {"type":"message_start","message":{"id":"msg_1"}}` + "\n\n" +
 		`data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
 		`data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"glob","input":{}}}` + "\n\n"
@@ -119,7 +121,57 @@ func TestDeltaTemplateTakesTheBenchStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	deltas := bytes.Count(stream, []byte(`data: {"type":"content_block_delta"`))
-	if m.tmpl.hits != deltas-1 {
-		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.hits, deltas-1)
+	if m.tmpl.delta.hits != deltas-1 {
+		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.delta.hits, deltas-1)
+	}
+}
+
+// TestStopTemplate: a content_block_stop matches the stop template only
+// when it is the remembered one with another integer index, which is then
+// the index encoding/json reads.
+func TestStopTemplate(t *testing.T) {
+	const stop = `{"type":"content_block_stop","index":1}`
+	tests := []struct {
+		reason, first, next string
+		match               bool
+	}{
+		{"another index", stop, `{"type":"content_block_stop","index":42}`, true},
+		{"the same event", stop, stop, true},
+		{"a fraction", stop, `{"type":"content_block_stop","index":4.0}`, false},
+		{"a null index", stop, `{"type":"content_block_stop","index":null}`, false},
+		{"no index", stop, `{"type":"content_block_stop"}`, false},
+		{"a member more", stop, `{"type":"content_block_stop","index":4,"index":5}`, false},
+		{"a delta", stop, argsDelta, false},
+		{"a stop without an index is not remembered", `{"type":"content_block_stop"}`, `{"type":"content_block_stop"}`, false},
+	}
+	for _, tt := range tests {
+		ts := new(eventTemplates)
+		scanEventTemplate([]byte(tt.first), new(blockDelta), ts)
+		index, got := ts.stop.match([]byte(tt.next))
+		if got != tt.match {
+			t.Errorf("%s: matched = %v, want %v", tt.reason, got, tt.match)
+			continue
+		}
+		if !got {
+			continue
+		}
+		var ev msgEvent
+		if err := json.Unmarshal([]byte(tt.next), &ev); err != nil || ev.Type != "content_block_stop" || ev.Index == nil || *ev.Index != index {
+			t.Errorf("%s: template read index %d; encoding/json %+v, %v", tt.reason, index, ev, err)
+		}
+	}
+}
+
+// TestStopTemplateTakesTheBenchStream: every content_block_stop of the
+// benchmark stream but the first is read through the stop template.
+func TestStopTemplateTakesTheBenchStream(t *testing.T) {
+	stream, _ := benchstream.Messages(64 << 10)
+	m := msgMerger{}
+	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
+		t.Fatal(err)
+	}
+	stops := bytes.Count(stream, []byte(`data: {"type":"content_block_stop"`))
+	if m.tmpl.stop.hits != stops-1 {
+		t.Fatalf("%d stops matched the template, want %d", m.tmpl.stop.hits, stops-1)
 	}
 }
