@@ -64,15 +64,10 @@ func (m *msgMerger) add(data []byte) error {
 	m.events++
 	fast := ""
 	if !m.jsonOnly {
-		if m.tmpl.delta.match(data, &m.bd) {
-			return m.delta(&m.bd)
+		if fast = m.tmpl.match(data, &m.bd); fast == "" {
+			m.bd.index = -1 // a stop without an index stops nothing
+			fast = scanEventTemplate(data, &m.bd, &m.tmpl)
 		}
-		if index, ok := m.tmpl.stop.match(data); ok {
-			m.stop(index)
-			return nil
-		}
-		m.bd.index = -1 // a stop without an index stops nothing
-		fast = scanEventTemplate(data, &m.bd, &m.tmpl)
 	}
 	switch fast {
 	case "content_block_delta":

@@ -158,10 +158,14 @@ func (s *scanner) startObject(st *fastStart) bool {
 			}
 		case "id":
 			bit = 1 << 1
+			start := s.I
 			st.id, ok = s.PlainString()
+			s.idAt = jsonscan.Hole{Kind: jsonscan.HolePlain, Start: start, End: s.I}
 		case "name":
 			bit = 1 << 2
+			start := s.I
 			st.name, ok = s.PlainString()
+			s.nameAt = jsonscan.Hole{Kind: jsonscan.HolePlain, Start: start, End: s.I}
 		case "text":
 			bit = 1 << 3
 			lit, ok = s.PlainString()
