@@ -46,7 +46,12 @@ type respItems struct {
 	// never changes an id's item once set, so while it.id is the id asked
 	// for, byID gives it, and the lookup is a comparison.
 	recent [4]*respItem
+	slab   []respItem // items are carved from this slab
 }
+
+// itemSlab is how many items a slab holds: a stream's items cost one
+// allocation per slab, not one each.
+const itemSlab = 8
 
 func newRespItems() respItems {
 	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}}
@@ -88,7 +93,11 @@ func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUna
 
 // add opens a new item.
 func (s *respItems) add(kind respKind, index *int) *respItem {
-	it := &respItem{kind: kind, seen: len(s.all), open: true}
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]respItem, 0, itemSlab) // earlier slabs stay where all points
+	}
+	s.slab = append(s.slab, respItem{kind: kind, seen: len(s.all), open: true})
+	it := &s.slab[len(s.slab)-1]
 	if index != nil {
 		it.index, it.hasIndex = *index, true
 		at, _ := s.byIndex.Get(*index)
