@@ -30,7 +30,7 @@ type respMerger struct {
 	items      respItems
 	ev         respEvent         // reused between events
 	fast       respDelta         // the fast path's event
-	tmpl       respTemplate      // the last delta event the fast path read
+	tmpl       respTemplates     // the last delta and done events the fast path read
 	scratch    []byte            // a done event's unquoted text
 	item       respItemJSON      // the fast path's output item
 	names      map[string]string // tool names seen, each allocated once (at most 64)

@@ -48,9 +48,9 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 	return scanRespDeltaTemplate(data, d, nil)
 }
 
-// scanRespDeltaTemplate is scanRespDelta that also remembers a delta event
-// it read in t, when t is not nil.
-func scanRespDeltaTemplate(data []byte, d *respDelta, t *respTemplate) bool {
+// scanRespDeltaTemplate is scanRespDelta that also remembers a delta or
+// done event it read in t, when t is not nil.
+func scanRespDeltaTemplate(data []byte, d *respDelta, t *respTemplates) bool {
 	*d = respDelta{}
 	s := scanner{Scanner: jsonscan.Scanner{B: data}}
 	member := func(key []byte) (bit uint32, ok bool) {

@@ -11,15 +11,15 @@ import (
 
 // templateAfter returns a template that remembered the event first, when
 // the scanner read it as a delta event.
-func templateAfter(first []byte) *respTemplate {
-	t := new(respTemplate)
+func templateAfter(first []byte) *respTemplates {
+	t := new(respTemplates)
 	scanRespDeltaTemplate(first, new(respDelta), t)
 	return t
 }
 
 // checkTemplateMatch: when the template matches data, encoding/json decodes
 // data to the members the template read.
-func checkTemplateMatch(t *testing.T, tmpl *respTemplate, data []byte) bool {
+func checkTemplateMatch(t *testing.T, tmpl *respTemplates, data []byte) bool {
 	t.Helper()
 	var d respDelta
 	if !tmpl.match(data, &d) {
@@ -55,7 +55,10 @@ func TestRespTemplate(t *testing.T) {
 		{"another type", argsEvent, strings.Replace(argsEvent, `arguments.delta`, `arguments.done`, 1), false},
 		{"whitespace", argsEvent, strings.Replace(argsEvent, `"delta":"`, `"delta": "`, 1), false},
 		{"cut short", argsEvent, argsEvent[:len(argsEvent)-1], false},
-		{"a done event is not remembered", `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{}"}`, `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{}"}`, false},
+		{"a done event", `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{}"}`, `{"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":2,"arguments":"{\"a\":1}"}`, true},
+		{"a done event of text", `{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":"Hi"}`, `{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":1,"text":"中文"}`, true},
+		{"a done event with a name is not remembered", `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"name":"glob","arguments":"{}"}`, `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"name":"glob","arguments":"{}"}`, false},
+		{"a delta after a done event", `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{}"}`, `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":1,"delta":"{}"}`, false},
 		{"nor an item", `{"type":"response.output_item.added","output_index":1,"item":{"id":"fc_1","type":"function_call","arguments":"","call_id":"c","name":"glob"}}`, `{"type":"response.output_item.added","output_index":1,"item":{"id":"fc_1","type":"function_call","arguments":"","call_id":"c","name":"glob"}}`, false},
 		{"nor an event with more holes than a template keeps", strings.TrimSuffix(argsEvent, "}") + `,"a":"1","b":"2"}`, strings.TrimSuffix(argsEvent, "}") + `,"a":"1","b":"2"}`, false},
 	}
@@ -72,6 +75,7 @@ func FuzzRespTemplate(f *testing.F) {
 	f.Add([]byte(argsEvent), []byte(strings.Replace(argsEvent, `:7,`, `:8,`, 1)))
 	f.Add([]byte(argsEvent), []byte(strings.Replace(argsEvent, `"x3Fq"`, `"\u0000"`, 1)))
 	f.Add([]byte(`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"a","logprobs":[]}`), []byte(`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":1,"delta":"\ud800","logprobs":[]}`))
+	f.Add([]byte(`{"type":"response.function_call_arguments.done","sequence_number":9,"item_id":"fc_1","output_index":1,"arguments":"{}"}`), []byte(`{"type":"response.function_call_arguments.done","sequence_number":10,"item_id":"fc_2","output_index":2,"arguments":"{\"a\":\"\u00e9\"}"}`))
 	f.Fuzz(func(t *testing.T, first, next []byte) {
 		checkTemplateMatch(t, templateAfter(bytes.TrimSpace(first)), bytes.TrimSpace(next))
 	})
@@ -89,7 +93,11 @@ func TestRespTemplateTakesTheBenchStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	deltas := bytes.Count(stream, []byte(`data: {"type":"response.function_call_arguments.delta"`))
-	if m.tmpl.hits != deltas-1 {
-		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.hits, deltas-1)
+	if m.tmpl.delta.hits != deltas-1 {
+		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.delta.hits, deltas-1)
+	}
+	dones := bytes.Count(stream, []byte(`data: {"type":"response.function_call_arguments.done"`))
+	if m.tmpl.done.hits != dones-1 {
+		t.Fatalf("%d done events matched the template, want %d (every one but the first)", m.tmpl.done.hits, dones-1)
 	}
 }
