@@ -82,12 +82,13 @@ func writeSummary(w io.Writer, t *agent.Turn, err error) error {
 	}
 	bw.Write(head[:len(head)-1]) // without its '}'
 	bw.WriteString(`,"tool_calls":[`)
+	var call summaryCall // one, passed by pointer: no copy of it on the heap per call
 	for i, c := range t.ToolCalls {
-		call := summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent}
+		call = summaryCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments, ExtraContent: c.ExtraContent}
 		if c.Type == "custom" {
 			call.Type = c.Type
 		}
-		b, cerr := encode(call)
+		b, cerr := encode(&call)
 		if cerr != nil {
 			return cerr
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/internal/byindex"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 )
 
@@ -28,10 +29,20 @@ type callSlot struct {
 // It never panics and never keys an array by index.
 type accumulator struct {
 	calls   []*callSlot
-	byIndex map[int]*callSlot
+	byIndex byindex.Table[*callSlot]
 	byID    map[string]*callSlot
-	latest  *callSlot // the call the last piece went to
+	latest  *callSlot  // the call the last piece went to
+	slab    []callSlot // calls are carved from this slab
+	argSlab []byte     // and each one's arguments start in a window of this one
 }
+
+// Slab sizes of the accumulator: calls per slab, and the argument window
+// each call starts with (arguments that outgrow it move to a buffer of
+// their own), so that a call costs no allocation of its own.
+const (
+	callSlab  = 8
+	argWindow = 64
+)
 
 // add merges one piece.
 func (a *accumulator) add(p *toolPiece) {
@@ -60,8 +71,8 @@ func (a *accumulator) add(p *toolPiece) {
 		if !c.hasIndex {
 			c.index, c.hasIndex = p.Index.N, true
 		}
-		if _, used := a.byIndex[p.Index.N]; !used {
-			a.byIndex[p.Index.N] = c
+		if _, used := a.byIndex.Get(p.Index.N); !used {
+			a.byIndex.Set(p.Index.N, c)
 		}
 	}
 	if id != "" {
@@ -85,7 +96,7 @@ func (a *accumulator) find(p *toolPiece, id, name string) *callSlot {
 		}
 	}
 	if p.Index.Set { // rule 2
-		c := a.byIndex[p.Index.N]
+		c, _ := a.byIndex.Get(p.Index.N)
 		if c != nil && id != "" && name != "" && (c.id != "" || (c.name != "" && c.name != name)) {
 			return nil // a new call at a reused index (all calls at index 0)
 		}
@@ -103,14 +114,20 @@ func (a *accumulator) find(p *toolPiece, id, name string) *callSlot {
 }
 
 func (a *accumulator) open(x optIndex) *callSlot {
-	if a.byIndex == nil {
-		a.byIndex = make(map[int]*callSlot)
+	if a.byID == nil {
 		a.byID = make(map[string]*callSlot)
 	}
-	c := &callSlot{seen: len(a.calls)}
+	if len(a.slab) == cap(a.slab) {
+		a.slab = make([]callSlot, 0, callSlab) // earlier slabs stay where calls points
+		a.argSlab = make([]byte, callSlab*argWindow)
+	}
+	n := len(a.slab)
+	a.slab = append(a.slab, callSlot{seen: len(a.calls)})
+	c := &a.slab[n]
+	c.args = a.argSlab[n*argWindow : n*argWindow : (n+1)*argWindow]
 	a.calls = append(a.calls, c)
 	if x.Set {
-		a.byIndex[x.N] = c // the newest call at an index takes the later id-less pieces
+		a.byIndex.Set(x.N, c) // the newest call at an index takes the later id-less pieces
 	}
 	return c
 }
@@ -187,9 +204,8 @@ func (a *accumulator) clone() accumulator {
 		return accumulator{}
 	}
 	b := accumulator{
-		calls:   make([]*callSlot, len(a.calls)),
-		byIndex: make(map[int]*callSlot, len(a.byIndex)),
-		byID:    make(map[string]*callSlot, len(a.byID)),
+		calls: make([]*callSlot, len(a.calls)),
+		byID:  make(map[string]*callSlot, len(a.byID)),
 	}
 	moved := make(map[*callSlot]*callSlot, len(a.calls))
 	for i, c := range a.calls {
@@ -198,9 +214,7 @@ func (a *accumulator) clone() accumulator {
 		d.extra = bytes.Clone(c.extra)
 		b.calls[i], moved[c] = &d, &d
 	}
-	for k, c := range a.byIndex {
-		b.byIndex[k] = moved[c]
-	}
+	b.byIndex = a.byIndex.Map(func(c *callSlot) *callSlot { return moved[c] })
 	for k, c := range a.byID {
 		b.byID[k] = moved[c]
 	}

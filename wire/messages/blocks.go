@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/internal/byindex"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 )
 
@@ -45,8 +46,8 @@ type msgMerger struct {
 	stopped    bool // message_stop came
 	stopReason string
 	usage      *msgUsage
-	blocks     map[int]*msgBlock // the latest block at each index
-	lastIndex  int               // lastBlock is blocks[lastIndex], when not nil
+	blocks     byindex.Table[*msgBlock] // the latest block at each index (nil: none)
+	lastIndex  int                      // lastBlock is blocks[lastIndex], when not nil
 	lastBlock  *msgBlock
 	order      []*msgBlock // every block, in the order they started
 	maxIndex   int         // the highest index started
@@ -54,7 +55,7 @@ type msgMerger struct {
 	argSlab    []byte      // each tool_use's arguments start in a window of this slab
 	ev         msgEvent    // reused between events
 	bd         blockDelta  // reused between events
-	tmpl       deltaTemplate
+	tmpl       eventTemplates
 	jsonOnly   bool // decode every event with encoding/json (tests compare the paths)
 }
 
@@ -63,11 +64,10 @@ func (m *msgMerger) add(data []byte) error {
 	m.events++
 	fast := ""
 	if !m.jsonOnly {
-		if m.tmpl.match(data, &m.bd) {
-			return m.delta(&m.bd)
+		if fast = m.tmpl.match(data, &m.bd); fast == "" {
+			m.bd.index = -1 // a stop without an index stops nothing
+			fast = scanEventTemplate(data, &m.bd, &m.tmpl)
 		}
-		m.bd.index = -1 // a stop without an index stops nothing
-		fast = scanEventTemplate(data, &m.bd, &m.tmpl)
 	}
 	switch fast {
 	case "content_block_delta":

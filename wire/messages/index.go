@@ -13,12 +13,9 @@ import (
 // anthropic-code-execution-pdf-skill). A start at an index whose block is
 // still open is an error: two blocks would share their deltas.
 func (m *msgMerger) addBlock(index int, b *msgBlock) error {
-	if m.blocks == nil {
-		m.blocks = make(map[int]*msgBlock)
-	}
 	b.index, b.key, b.seq = index, index, len(m.order)
 	m.lastBlock = nil
-	if old, dup := m.blocks[index]; dup {
+	if old := m.blockAt(index); old != nil {
 		if !old.stopped {
 			return fmt.Errorf("event %d: content block %d started twice", m.events, index)
 		}
@@ -28,19 +25,26 @@ func (m *msgMerger) addBlock(index int, b *msgBlock) error {
 	if len(m.order) == 0 || index > m.maxIndex {
 		m.maxIndex = index
 	}
-	m.blocks[index] = b
+	m.blocks.Set(index, b)
 	m.order = append(m.order, b)
 	return nil
 }
 
-// block returns m.blocks[index], remembering the last block found: a
+// blockAt returns the latest block started at index, nil when there is
+// none.
+func (m *msgMerger) blockAt(index int) *msgBlock {
+	b, _ := m.blocks.Get(index)
+	return b
+}
+
+// block returns m.blockAt(index), remembering the last block found: a
 // stream's deltas come in runs at one index. Every change to m.blocks
 // forgets it.
 func (m *msgMerger) block(index int) *msgBlock {
 	if m.lastBlock != nil && m.lastIndex == index {
 		return m.lastBlock
 	}
-	b := m.blocks[index]
+	b := m.blockAt(index)
 	if b != nil {
 		m.lastIndex, m.lastBlock = index, b
 	}
@@ -68,13 +72,13 @@ func (m *msgMerger) deltaBlock(index int) *msgBlock {
 		return nil
 	}
 	b := m.order[len(m.order)-1]
-	if !b.reused || b.stopped || m.blocks[b.index] != b {
+	if !b.reused || b.stopped || m.blockAt(b.index) != b {
 		return nil
 	}
-	delete(m.blocks, b.index)
+	m.blocks.Set(b.index, nil) // nil is no block
 	m.lastBlock = nil
 	b.index, b.key = index, max(b.key, index)
-	m.blocks[index] = b
+	m.blocks.Set(index, b)
 	m.maxIndex = max(m.maxIndex, index)
 	return b
 }

@@ -54,15 +54,15 @@ func scanEvent(data []byte, d *blockDelta) string {
 }
 
 // scanEventTemplate is scanEvent that also remembers a content_block_delta
-// it read in t, when t is not nil.
-func scanEventTemplate(data []byte, d *blockDelta, t *deltaTemplate) string {
+// or content_block_stop it read in its template of ts, when ts is not nil.
+func scanEventTemplate(data []byte, d *blockDelta, ts *eventTemplates) string {
 	s := scanner{Scanner: jsonscan.Scanner{B: data}}
 	typ, ok := s.event(d)
 	if !ok {
 		return ""
 	}
-	if t != nil && typ == "content_block_delta" {
-		t.remember(data, d, &s)
+	if ts != nil {
+		ts.remember(typ, data, d, &s)
 	}
 	return typ
 }
@@ -158,10 +158,14 @@ func (s *scanner) startObject(st *fastStart) bool {
 			}
 		case "id":
 			bit = 1 << 1
+			start := s.I
 			st.id, ok = s.PlainString()
+			s.idAt = jsonscan.Hole{Kind: jsonscan.HolePlain, Start: start, End: s.I}
 		case "name":
 			bit = 1 << 2
+			start := s.I
 			st.name, ok = s.PlainString()
+			s.nameAt = jsonscan.Hole{Kind: jsonscan.HolePlain, Start: start, End: s.I}
 		case "text":
 			bit = 1 << 3
 			lit, ok = s.PlainString()

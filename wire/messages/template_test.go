@@ -16,9 +16,9 @@ import (
 // templateAfter returns a template that remembered the event first, when
 // the scanner read it as a content_block_delta.
 func templateAfter(first string) *deltaTemplate {
-	t := new(deltaTemplate)
-	scanEventTemplate([]byte(first), new(blockDelta), t)
-	return t
+	ts := new(eventTemplates)
+	scanEventTemplate([]byte(first), new(blockDelta), ts)
+	return &ts.delta
 }
 
 // checkTemplateMatch: when the template matches event, encoding/json reads
@@ -89,6 +89,10 @@ func FuzzDeltaTemplate(f *testing.F) {
 	f.Add(argsDelta, strings.Replace(argsDelta, `"index":1,`, `"index":-0,`, 1))
 	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`, `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"\u00e9"}}`)
 	f.Add(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}`, `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"t"}}`)
+	f.Add(`{"type":"content_block_stop","index":1}`, `{"type":"content_block_stop","index":0}`)
+	f.Add(`{"type":"content_block_stop","index":1}`, `{"type":"content_block_stop","index":7}`)
+	f.Add(`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"t2","name":"grep","input":{}}}`, `{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"t3","name":"glob","input":{}}}`)
+	f.Add(`{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`, `{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`)
 	prefix := `data: {"type":"message_start","message":{"id":"msg_1"}}` + "\n\n" +
 		`data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
 		`data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"glob","input":{}}}` + "\n\n"
@@ -119,7 +123,116 @@ func TestDeltaTemplateTakesTheBenchStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	deltas := bytes.Count(stream, []byte(`data: {"type":"content_block_delta"`))
-	if m.tmpl.hits != deltas-1 {
-		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.hits, deltas-1)
+	if m.tmpl.delta.hits != deltas-1 {
+		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.delta.hits, deltas-1)
+	}
+}
+
+// TestStopTemplate: a content_block_stop matches the stop template only
+// when it is the remembered one with another integer index, which is then
+// the index encoding/json reads.
+func TestStopTemplate(t *testing.T) {
+	const stop = `{"type":"content_block_stop","index":1}`
+	tests := []struct {
+		reason, first, next string
+		match               bool
+	}{
+		{"another index", stop, `{"type":"content_block_stop","index":42}`, true},
+		{"the same event", stop, stop, true},
+		{"a fraction", stop, `{"type":"content_block_stop","index":4.0}`, false},
+		{"a null index", stop, `{"type":"content_block_stop","index":null}`, false},
+		{"no index", stop, `{"type":"content_block_stop"}`, false},
+		{"a member more", stop, `{"type":"content_block_stop","index":4,"index":5}`, false},
+		{"a delta", stop, argsDelta, false},
+		{"a stop without an index is not remembered", `{"type":"content_block_stop"}`, `{"type":"content_block_stop"}`, false},
+	}
+	for _, tt := range tests {
+		ts := new(eventTemplates)
+		scanEventTemplate([]byte(tt.first), new(blockDelta), ts)
+		var d blockDelta
+		got := ts.stop.match([]byte(tt.next), &d)
+		index := d.index
+		if got != tt.match {
+			t.Errorf("%s: matched = %v, want %v", tt.reason, got, tt.match)
+			continue
+		}
+		if !got {
+			continue
+		}
+		var ev msgEvent
+		if err := json.Unmarshal([]byte(tt.next), &ev); err != nil || ev.Type != "content_block_stop" || ev.Index == nil || *ev.Index != index {
+			t.Errorf("%s: template read index %d; encoding/json %+v, %v", tt.reason, index, ev, err)
+		}
+	}
+}
+
+// TestStopTemplateTakesTheBenchStream: every content_block_stop of the
+// benchmark stream but the first is read through the stop template.
+func TestStopTemplateTakesTheBenchStream(t *testing.T) {
+	stream, _ := benchstream.Messages(64 << 10)
+	m := msgMerger{}
+	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
+		t.Fatal(err)
+	}
+	stops := bytes.Count(stream, []byte(`data: {"type":"content_block_stop"`))
+	if m.tmpl.stop.hits != stops-1 {
+		t.Fatalf("%d stops matched the template, want %d", m.tmpl.stop.hits, stops-1)
+	}
+}
+
+// TestStartTemplate: a content_block_start matches the start template only
+// when it is the remembered one with another index (and, for a tool_use,
+// another plain id and name), which encoding/json then reads the same.
+func TestStartTemplate(t *testing.T) {
+	const tool = `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"glob","input":{}}}`
+	const text = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`
+	tests := []struct {
+		reason, first, next string
+		match               bool
+	}{
+		{"another tool_use", tool, `{"type":"content_block_start","index":7,"content_block":{"type":"tool_use","id":"toolu_abc","name":"read_file","input":{}}}`, true},
+		{"another text block", text, strings.Replace(text, `"index":0`, `"index":3`, 1), true},
+		{"an id with an escape", tool, strings.Replace(tool, `"toolu_1"`, `"toolu\u005f1"`, 1), false},
+		{"a name outside ASCII", tool, strings.Replace(tool, `"glob"`, `"glöb"`, 1), false},
+		{"a null id", tool, strings.Replace(tool, `"toolu_1"`, `null`, 1), false},
+		{"an input", tool, strings.Replace(tool, `"input":{}`, `"input":{"a":1}`, 1), false},
+		{"text in a text block", text, strings.Replace(text, `"text":""`, `"text":"x"`, 1), false},
+		{"a text block after a tool_use", tool, text, false},
+		{"the block before the index is not remembered", `{"type":"content_block_start","content_block":{"type":"tool_use","id":"toolu_1","name":"glob","input":{}},"index":1}`, `{"type":"content_block_start","content_block":{"type":"tool_use","id":"toolu_1","name":"glob","input":{}},"index":2}`, false},
+	}
+	for _, tt := range tests {
+		ts := new(eventTemplates)
+		scanEventTemplate([]byte(tt.first), new(blockDelta), ts)
+		var d blockDelta
+		got := ts.start.match([]byte(tt.next), &d)
+		if got != tt.match {
+			t.Errorf("%s: matched = %v, want %v", tt.reason, got, tt.match)
+			continue
+		}
+		if !got {
+			continue
+		}
+		var ev msgEvent
+		if err := json.Unmarshal([]byte(tt.next), &ev); err != nil || ev.Type != "content_block_start" || ev.Index == nil || ev.ContentBlock == nil {
+			t.Fatalf("%s: encoding/json %+v, %v", tt.reason, ev, err)
+		}
+		cb := ev.ContentBlock
+		if *ev.Index != d.index || cb.Type != d.start.typ || cb.ID != string(d.start.id) || cb.Name != string(d.start.name) {
+			t.Errorf("%s: template read %d %s %s %s; encoding/json %d %s %s %s", tt.reason, d.index, d.start.typ, d.start.id, d.start.name, *ev.Index, cb.Type, cb.ID, cb.Name)
+		}
+	}
+}
+
+// TestStartTemplateTakesTheBenchStream: every content_block_start of the
+// benchmark stream but the first is read through the start template.
+func TestStartTemplateTakesTheBenchStream(t *testing.T) {
+	stream, _ := benchstream.Messages(64 << 10)
+	m := msgMerger{}
+	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
+		t.Fatal(err)
+	}
+	starts := bytes.Count(stream, []byte(`data: {"type":"content_block_start"`))
+	if m.tmpl.start.hits != starts-1 {
+		t.Fatalf("%d starts matched the template, want %d", m.tmpl.start.hits, starts-1)
 	}
 }

@@ -147,3 +147,35 @@ func deltaText(raw json.RawMessage) (text []byte, isString bool) {
 	}
 	return b.Bytes(), false
 }
+
+// itemType returns an item's type, without allocating for the types the
+// merger tells apart.
+func itemType(typ []byte) string {
+	switch string(typ) {
+	case "function_call":
+		return "function_call"
+	case "message":
+		return "message"
+	case "reasoning":
+		return "reasoning"
+	case "custom_tool_call":
+		return "custom_tool_call"
+	}
+	return string(typ)
+}
+
+// name returns a tool's name as a string, allocated once per name: the
+// calls of a stream share a few names.
+func (m *respMerger) name(b []byte) string {
+	if n, ok := m.names[string(b)]; ok {
+		return n
+	}
+	if m.names == nil {
+		m.names = map[string]string{}
+	}
+	n := string(b)
+	if len(m.names) < 64 {
+		m.names[n] = n
+	}
+	return n
+}

@@ -1,12 +1,13 @@
 package responses
 
 import (
-	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/internal/byindex"
 )
 
 // respItem is one output item being assembled.
@@ -40,11 +41,20 @@ type respItems struct {
 	all     []*respItem // first-seen order
 	byID    map[string]*respItem
 	byCall  map[string]*respItem
-	byIndex map[int][]*respItem // every item announced or seen at that output_index
+	byIndex byindex.Table[[]*respItem] // every item announced or seen at each output_index
+	// recent are the items findBytes found last by their own id: byID
+	// never changes an id's item once set, so while it.id is the id asked
+	// for, byID gives it, and the lookup is a comparison.
+	recent [4]*respItem
+	slab   []respItem // items are carved from this slab
 }
 
+// itemSlab is how many items a slab holds: a stream's items cost one
+// allocation per slab, not one each.
+const itemSlab = 8
+
 func newRespItems() respItems {
-	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}, byIndex: map[int][]*respItem{}}
+	return respItems{byID: map[string]*respItem{}, byCall: map[string]*respItem{}}
 }
 
 // lookup returns the item an event with this item id (and call id, for a
@@ -72,7 +82,7 @@ func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUna
 	if index == nil {
 		return nil
 	}
-	at := s.byIndex[*index]
+	at, _ := s.byIndex.Get(*index)
 	for i := len(at) - 1; i >= 0; i-- {
 		if it := at[i]; it.kind == kind && it.open && !(onlyUnannounced && it.announced) {
 			return it
@@ -83,10 +93,15 @@ func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUna
 
 // add opens a new item.
 func (s *respItems) add(kind respKind, index *int) *respItem {
-	it := &respItem{kind: kind, seen: len(s.all), open: true}
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]respItem, 0, itemSlab) // earlier slabs stay where all points
+	}
+	s.slab = append(s.slab, respItem{kind: kind, seen: len(s.all), open: true})
+	it := &s.slab[len(s.slab)-1]
 	if index != nil {
 		it.index, it.hasIndex = *index, true
-		s.byIndex[*index] = append(s.byIndex[*index], it)
+		at, _ := s.byIndex.Get(*index)
+		s.byIndex.Set(*index, append(at, it))
 	}
 	s.all = append(s.all, it)
 	return it
@@ -106,7 +121,16 @@ func (s *respItems) find(id, callID string, kind respKind, index *int) *respItem
 // findBytes is find for a delta's item id, which points into the event's
 // data: a known id costs no allocation.
 func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
+	for _, it := range s.recent {
+		if it != nil && len(id) > 0 && it.id == string(id) && it.kind == kind {
+			return it // byID[id] is it, for good
+		}
+	}
 	if it := s.byID[string(id)]; len(id) > 0 && it != nil && it.kind == kind {
+		if it.id == string(id) {
+			copy(s.recent[1:], s.recent[:])
+			s.recent[0] = it
+		}
 		return it
 	}
 	if it := s.byCall[string(id)]; len(id) > 0 && isCall(kind) && it != nil {
@@ -192,7 +216,16 @@ func (s *respItems) sorted() []*respItem {
 // custom call has Type "custom" and its freeform input as the arguments,
 // kept as they are ("" included).
 func (s *respItems) calls(items []*respItem) []agent.ToolCall {
+	n := 0
+	for _, it := range items {
+		if isCall(it.kind) {
+			n++
+		}
+	}
 	var out []agent.ToolCall
+	if n > 0 {
+		out = make([]agent.ToolCall, 0, n)
+	}
 	for _, it := range items {
 		if !isCall(it.kind) {
 			continue
@@ -211,7 +244,7 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 		typ := "function"
 		if it.kind == kindCustomCall {
 			typ = "custom"
-		} else if len(bytes.TrimSpace([]byte(args))) == 0 {
+		} else if strings.TrimSpace(args) == "" {
 			args = "{}"
 		}
 		out = append(out, agent.ToolCall{ID: id, Type: typ, Function: agent.FunctionCall{Name: it.name, Arguments: args}})

@@ -28,11 +28,12 @@ func (respTruncated) Is(target error) bool { return target == agent.ErrTruncated
 // respMerger folds the events of an OpenAI Responses stream into a Turn.
 type respMerger struct {
 	items      respItems
-	ev         respEvent    // reused between events
-	fast       respDelta    // the fast path's event
-	tmpl       respTemplate // the last delta event the fast path read
-	scratch    []byte       // a done event's unquoted text
-	item       respItemJSON // the fast path's output item
+	ev         respEvent         // reused between events
+	fast       respDelta         // the fast path's event
+	tmpl       respTemplates     // the last delta and done events the fast path read
+	scratch    []byte            // a done event's unquoted text
+	item       respItemJSON      // the fast path's output item
+	names      map[string]string // tool names seen, each allocated once (at most 64)
 	events     int
 	responseID string
 	created    bool
@@ -214,7 +215,7 @@ func (m *respMerger) delta(d *respDelta) {
 		}
 	case "response.output_item.added", "response.output_item.done":
 		f := &d.item
-		m.item = respItemJSON{ID: string(f.id), Type: string(f.typ), CallID: string(f.callID), Name: string(f.name), Arguments: f.args}
+		m.item = respItemJSON{ID: string(f.id), Type: itemType(f.typ), CallID: string(f.callID), Name: m.name(f.name), Arguments: f.args}
 		m.ev = respEvent{Type: d.typ, OutputIndex: index, Item: &m.item}
 		if d.typ == "response.output_item.added" {
 			m.itemAdded(&m.ev)

@@ -48,9 +48,9 @@ func scanRespDelta(data []byte, d *respDelta) bool {
 	return scanRespDeltaTemplate(data, d, nil)
 }
 
-// scanRespDeltaTemplate is scanRespDelta that also remembers a delta event
-// it read in t, when t is not nil.
-func scanRespDeltaTemplate(data []byte, d *respDelta, t *respTemplate) bool {
+// scanRespDeltaTemplate is scanRespDelta that also remembers a delta or
+// done event it read in t, when t is not nil.
+func scanRespDeltaTemplate(data []byte, d *respDelta, t *respTemplates) bool {
 	*d = respDelta{}
 	s := scanner{Scanner: jsonscan.Scanner{B: data}}
 	member := func(key []byte) (bit uint32, ok bool) {
@@ -109,6 +109,7 @@ func scanRespDeltaTemplate(data []byte, d *respDelta, t *respTemplate) bool {
 		return bit, ok
 	}
 	if t != nil {
+		s.noted = true
 		read := member
 		member = func(key []byte) (uint32, bool) {
 			start := s.I
@@ -179,6 +180,12 @@ func (s *scanner) fastItem(it *respFastItem) bool {
 	}
 	s.I++
 	_, ok := s.Members(func(key []byte) (bit uint32, ok bool) {
+		start := s.I
+		defer func() {
+			if ok {
+				s.itemHole(bit, start)
+			}
+		}()
 		switch string(key) {
 		case "id":
 			bit = 1 << 0

@@ -13,18 +13,23 @@ type scanner struct {
 	roles [jsonscan.MaxHoles]holeRole
 	n     int  // holes noted
 	over  bool // more than MaxHoles came: the event is not remembered
+	noted bool // holes are noted (a template is to remember the event)
 }
 
 // holeRole is what a hole of a remembered delta event holds.
 type holeRole uint8
 
 const (
-	roleSeq     holeRole = iota // sequence_number
-	roleItem                    // item_id
-	roleOutput                  // output_index
-	roleContent                 // content_index
-	roleDelta                   // the delta's text
-	roleSkipped                 // a string the scanner skipped (obfuscation)
+	roleSeq        holeRole = iota // sequence_number
+	roleItem                       // item_id
+	roleOutput                     // output_index
+	roleContent                    // content_index
+	roleDelta                      // the delta's text
+	roleSkipped                    // a string the scanner skipped (obfuscation)
+	roleItemID                     // an output item's id
+	roleItemCallID                 // its call_id
+	roleItemName                   // its name
+	roleItemArgs                   // its arguments
 )
 
 // hole notes the value of the member just read, which began at start: bit
@@ -53,10 +58,34 @@ func (s *scanner) hole(bit uint32, start int) {
 	default:
 		return
 	}
+	s.note(kind, role, start)
+}
+
+// note adds the hole of a value that began at start and ends at the cursor.
+func (s *scanner) note(kind jsonscan.HoleKind, role holeRole, start int) {
 	if s.n == len(s.holes) {
 		s.over = true
 		return
 	}
 	s.holes[s.n], s.roles[s.n] = jsonscan.Hole{Kind: kind, Start: start, End: s.I}, role
 	s.n++
+}
+
+// itemHole notes the hole of an output item's member read by fastItem
+// (bit as there), when holes are noted: the id, call_id and name (plain)
+// and the arguments (UTF-8); the type and skipped members stay fixed bytes.
+func (s *scanner) itemHole(bit uint32, start int) {
+	if !s.noted {
+		return
+	}
+	switch bit {
+	case 1 << 0:
+		s.note(jsonscan.HolePlain, roleItemID, start)
+	case 1 << 2:
+		s.note(jsonscan.HolePlain, roleItemCallID, start)
+	case 1 << 3:
+		s.note(jsonscan.HolePlain, roleItemName, start)
+	case 1 << 4:
+		s.note(jsonscan.HoleUTF8, roleItemArgs, start)
+	}
 }

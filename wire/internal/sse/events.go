@@ -22,7 +22,7 @@ func Each(r io.Reader, fn func(data []byte, isError bool) (done bool, err error)
 		if err != nil {
 			return false, fmt.Errorf("reading stream: %w", err)
 		}
-		data := bytes.TrimSpace(ev.Data)
+		data := trimSpace(ev.Data)
 		if !ev.Error && (len(data) == 0 || string(data) == "null") {
 			continue
 		}
@@ -30,4 +30,13 @@ func Each(r io.Reader, fn func(data []byte, isError bool) (done bool, err error)
 			return done, err
 		}
 	}
+}
+
+// trimSpace is bytes.TrimSpace, with the answer for data that begins and
+// ends with a visible ASCII byte (every event's JSON) given without a call.
+func trimSpace(data []byte) []byte {
+	if n := len(data); n > 0 && ' ' < data[0] && data[0] < 0x80 && ' ' < data[n-1] && data[n-1] < 0x80 {
+		return data
+	}
+	return bytes.TrimSpace(data)
 }
