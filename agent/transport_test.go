@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/agentvcr/agentvcr/wire/chat"
 	"github.com/google/go-cmp/cmp"
 )
@@ -94,19 +95,21 @@ func silentListener(t *testing.T) (url string, accepted *atomic.Int32) {
 }
 
 // A gateway that accepts the connection and never answers: the header
-// timeout ends each attempt, and the retries are bounded.
+// timeout ends each attempt, and the retries are bounded. The gateway never
+// answers, so the timeout only has to outlast a loopback connect.
 func TestLiveHeaderTimeout(t *testing.T) {
 	t.Parallel()
 	url, accepted := silentListener(t)
 	w := &waits{}
 	c := liveClient(url, 1, w)
-	c.HTTPClient.Transport.(*agent.LiveTransport).HeaderTimeout = 300 * time.Millisecond
+	timeout := 150 * time.Millisecond * racetest.Slow
+	c.HTTPClient.Transport.(*agent.LiveTransport).HeaderTimeout = timeout
 	_, err := c.Complete(guard(t), nil, nil)
 	var te *agent.TimeoutError
 	if !errors.As(err, &te) || te.Idle {
 		t.Fatalf("err = %v, want a header *TimeoutError", err)
 	}
-	if diff := cmp.Diff("sending request: Post \""+url+"/v1/chat/completions\": no response headers from the gateway within 300ms (after 2 attempts)", err.Error()); diff != "" {
+	if diff := cmp.Diff("sending request: Post \""+url+"/v1/chat/completions\": no response headers from the gateway within "+timeout.String()+" (after 2 attempts)", err.Error()); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}
 	if n := accepted.Load(); n != 2 {
@@ -140,7 +143,8 @@ func stallingServer(t *testing.T, prefix string) (*httptest.Server, *atomic.Int3
 
 // Headers then silence, and one event then silence: the idle timeout ends
 // the stream, the partial turn is kept, and nothing is retried once the
-// response was handed on.
+// response was handed on. Each server stays silent after its prefix, so
+// the cases wait side by side.
 func TestLiveIdleTimeout(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -154,15 +158,17 @@ func TestLiveIdleTimeout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
+			t.Parallel()
 			srv, n := stallingServer(t, tt.prefix)
 			c := liveClient(srv.URL, 2, &waits{})
-			c.HTTPClient.Transport.(*agent.LiveTransport).IdleTimeout = 300 * time.Millisecond
+			timeout := 150 * time.Millisecond * racetest.Slow
+			c.HTTPClient.Transport.(*agent.LiveTransport).IdleTimeout = timeout
 			turn, err := c.Complete(guard(t), nil, nil)
 			var te *agent.TimeoutError
 			if !errors.As(err, &te) || !te.Idle {
 				t.Fatalf("err = %v, want an idle *TimeoutError", err)
 			}
-			if diff := cmp.Diff("reading stream: the stream stalled: no event for 300ms", err.Error()); diff != "" {
+			if diff := cmp.Diff("reading stream: the stream stalled: no event for "+timeout.String(), err.Error()); diff != "" {
 				t.Errorf("message (-want +got):\n%s", diff)
 			}
 			if turn == nil || turn.Text != tt.wantText {
@@ -176,20 +182,22 @@ func TestLiveIdleTimeout(t *testing.T) {
 }
 
 // A stream that takes longer than the idle timeout in total, but sends an
-// event more often than it, is never cut.
+// event more often than it, is never cut: six gaps of a quarter of the
+// timeout last one and a half timeouts.
 func TestLiveIdleTimeoutRestartsPerEvent(t *testing.T) {
 	t.Parallel()
+	idle := 400 * time.Millisecond * racetest.Slow
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for range 6 {
 			fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n")
 			w.(http.Flusher).Flush()
-			time.Sleep(250 * time.Millisecond)
+			time.Sleep(idle / 4)
 		}
 		fmt.Fprint(w, okStream)
 	}))
 	defer srv.Close()
-	lt := &agent.LiveTransport{IdleTimeout: time.Second}
+	lt := &agent.LiveTransport{IdleTimeout: idle}
 	c := &agent.Client{BaseURL: srv.URL, HTTPClient: &http.Client{Transport: lt}, Format: chat.Format}
 	turn, err := c.Complete(guard(t), nil, nil)
 	if err != nil {

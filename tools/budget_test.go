@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -121,7 +122,10 @@ func TestCanceledContextStopsEveryTool(t *testing.T) {
 	fileByteBudget, grepByteBudget = 1<<41, 1<<41
 	defer func() { fileByteBudget, grepByteBudget = oldFile, oldCall }()
 	for _, c := range calls[:2] {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		// long enough for the call to reach the hole, so that the
+		// cancellation lands inside the read (without the read's check,
+		// the call reads terabytes and finishes fails)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond*racetest.Slow)
 		res := finishes(t, func() Result { return r.Execute(ctx, c) })
 		cancel()
 		if want := c.Name + ": canceled"; res.Content != want || !res.IsError {

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -21,6 +22,7 @@ import (
 	conformpkg "github.com/agentvcr/agentvcr/harness/conform"
 	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/internal/cli"
+	"github.com/agentvcr/agentvcr/internal/racetest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 )
@@ -147,9 +149,11 @@ var measured = regexp.MustCompile(`after [0-9.]+m?s:`)
 // (quirk, broken stream, fault): each starts the command once. Every case
 // of every catalog runs on the same agent in process in conformtest's
 // TestOwnAgentEveryFormat, and on this command in CI's conform steps.
-// The idle timeout is short so the stall case ends in a second (conform
-// writes each answer at once, so only the stall is silent that long).
+// The idle timeout is short so the stall case ends in a fraction of a
+// second (conform writes each answer at once, so only the stall is silent
+// that long); IDLE in a detail stands for it.
 func TestConformOwnAgentEveryFormat(t *testing.T) {
+	idle := (500 * time.Millisecond * racetest.Slow).String()
 	tests := []struct {
 		api, summary string
 		details      map[string]string // some cases' details
@@ -161,7 +165,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"midstream_error": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream error: Provider returned error (code 502) (sent by the gateway inside an HTTP 200 stream): run again; if it persists, the gateway or the model is failing)",
 			"fault_429":       "retried and finished (3 requests)",
 			"fault_500":       "retried and finished (3 requests)",
-			"fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for IDLE (-idle-timeout IDLE): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 		{"messages", "10 cases: 10 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
@@ -173,7 +177,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"messages_cut_before_stop":      "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended without a stop_reason or message_stop)",
 			"messages_fault_429":            "retried and finished (3 requests)",
 			"messages_fault_500":            "retried and finished (3 requests)",
-			"messages_fault_stall":          "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"messages_fault_stall":          "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for IDLE (-idle-timeout IDLE): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"messages_fault_reset":          "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 		{"responses", "10 cases: 10 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED", map[string]string{
@@ -185,7 +189,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			"responses_truncated":       "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: stream ended before response.completed)",
 			"responses_second_response": "gave up with exit 1 after 1 attempt (stderr: agentvcr run: agent: request 1: a second response in one stream: resp_conform_1_again after resp_conform_1 (event 33))",
 			"responses_fault_429":       "retried and finished (3 requests)",
-			"responses_fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for 1s (-idle-timeout 1s): run again, or raise -idle-timeout for a model that thinks long before it answers)",
+			"responses_fault_stall":     "gave up on the stalled stream after TIME: exit 1 (stderr: agentvcr run: the stream stalled: no event for IDLE (-idle-timeout IDLE): run again, or raise -idle-timeout for a model that thinks long before it answers)",
 			"responses_fault_reset":     "gave up with exit 1 (stderr: agentvcr run: agent: request 1: reading stream: unexpected EOF)",
 		}},
 	}
@@ -199,7 +203,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			}
 			cases := slices.Sorted(maps.Keys(tt.details))
 			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-case", strings.Join(cases, ","), "-baseline", baseline, "-json", report,
-				"-timeout", "20s", "-p", "8"}, ownAgent(t, "-api", tt.api, "-idle-timeout", "1s")...)...)
+				"-timeout", "20s", "-p", "8"}, ownAgent(t, "-api", tt.api, "-idle-timeout", idle)...)...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
@@ -216,7 +220,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 				got[c.ID] = measured.ReplaceAllString(c.Details, "after TIME:") // the time the agent took, as measured
 			}
 			for id, w := range tt.details {
-				if got[id] != w {
+				if w = strings.ReplaceAll(w, "IDLE", idle); got[id] != w {
 					t.Errorf("%s: details %q\nwant %q", id, got[id], w)
 				}
 			}
