@@ -28,7 +28,9 @@ var pieces = []string{
 // ordinary is pieces but those that make the fast path decline: the
 // characters yaml.v3 writes as they are and reads as line breaks, and bytes
 // that are not UTF-8.
-var ordinary = slices.DeleteFunc(slices.Clone(pieces), func(p string) bool { return strings.ContainsAny(p, "\u0085\u2028\u2029\xff") })
+var ordinary = slices.DeleteFunc(slices.Clone(pieces), func(p string) bool {
+	return strings.ContainsAny(p, "\u0085\u2028\u2029") || !utf8.ValidString(p)
+})
 
 // headerPieces make header values as gateways send them.
 var headerPieces = []string{"a", "text/event-stream", " ", "; ", "=", "\"", "'", "é", "0", "null", "true", "1_000"}
