@@ -56,7 +56,7 @@ func (e *MissError) Is(target error) bool { return target == ErrReplayMiss }
 type RequestKey struct {
 	Method, Path string
 	body         string // canonical compact JSON, or the raw body when it is not JSON
-	pretty       string // canonical indented JSON, or the raw body
+	json         bool   // body is canonical JSON (indented when a miss is shown)
 }
 
 // KeyOf is the key of a request: its method, the path of rawURL and the
@@ -72,8 +72,8 @@ func KeyIgnoring(method, rawURL string, body []byte, ignore []string) RequestKey
 	if u, err := url.Parse(rawURL); err == nil {
 		path = u.Path
 	}
-	compact, pretty := canonicalBody(body, ignore)
-	return RequestKey{Method: method, Path: path, body: compact, pretty: pretty}
+	compact, isJSON := canonicalBody(body, ignore)
+	return RequestKey{Method: method, Path: path, body: compact, json: isJSON}
 }
 
 // Matches reports whether two keys are the same request.
@@ -89,27 +89,40 @@ func (k RequestKey) Canonical() string {
 
 // Text is the request as the miss diff shows it, line-oriented.
 func (k RequestKey) Text() string {
-	return k.Method + " " + k.Path + "\n" + k.pretty
+	return k.Method + " " + k.Path + "\n" + k.pretty()
+}
+
+// pretty is the canonical body with two-space indents, or the raw body when
+// it is not JSON. Only a miss shows it, so it is made on demand: indenting
+// the compact text is what an indenting encoder does, at a fraction of the
+// cost of encoding the value again.
+func (k RequestKey) pretty() string {
+	if !k.json {
+		return k.body
+	}
+	var indented bytes.Buffer
+	indented.Grow(len(k.body) * 2)
+	_ = json.Indent(&indented, []byte(k.body), "", "  ") // valid JSON always indents
+	return indented.String()
 }
 
 // canonicalBody re-encodes a JSON body, the fields ignore names left out,
-// with sorted keys, numbers as written
-// and no insignificant whitespace (compact) or two-space indents (pretty),
-// so key order and spacing never decide a match. A body that is not one
-// JSON value is returned as it is, in both forms.
-func canonicalBody(body []byte, ignore []string) (compact, pretty string) {
+// with sorted keys, numbers as written and no insignificant whitespace, so
+// key order and spacing never decide a match; isJSON is true. A body that
+// is not one JSON value is returned as it is, isJSON false.
+func canonicalBody(body []byte, ignore []string) (compact string, isJSON bool) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return "", ""
+		return "", false
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return string(body), string(body)
+		return string(body), false
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return string(body), string(body)
+		return string(body), false
 	}
 	for _, p := range ignore {
 		v = IgnorePath(v, p)
@@ -118,13 +131,7 @@ func canonicalBody(body []byte, ignore []string) (compact, pretty string) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v) // a decoded value always encodes
-	compactBytes := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	// Indenting the compact text is what an indenting encoder does, at a
-	// fraction of the cost of encoding the value again.
-	var indented bytes.Buffer
-	indented.Grow(len(compactBytes) * 2)
-	_ = json.Indent(&indented, compactBytes, "", "  ") // valid JSON always indents
-	return string(compactBytes), indented.String()
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), true
 }
 
 // Nearest returns the index of the unused key closest to sent: same method
@@ -141,8 +148,9 @@ func Nearest(keys []RequestKey, used []bool, sent RequestKey) int {
 			break
 		}
 	}
-	sentLines := lineCounts(sent.pretty)
-	sentTotal := strings.Count(sent.pretty, "\n") + 1
+	sentPretty := sent.pretty()
+	sentLines := lineCounts(sentPretty)
+	sentTotal := strings.Count(sentPretty, "\n") + 1
 	best, bestDist := -1, 0
 	shared := map[string]int{}
 	for i, k := range keys {
@@ -151,7 +159,7 @@ func Nearest(keys []RequestKey, used []bool, sent RequestKey) int {
 		}
 		clear(shared)
 		common, total := 0, 0
-		for line := range strings.SplitSeq(k.pretty, "\n") {
+		for line := range strings.SplitSeq(k.pretty(), "\n") {
 			total++
 			if shared[line] < sentLines[line] {
 				shared[line]++

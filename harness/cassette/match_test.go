@@ -21,7 +21,8 @@ func TestCanonicalBody(t *testing.T) {
 		{"two values are not one JSON body", `{"a":1}{"b":2}`, `{"a":1}{"b":2}`, `{"a":1}{"b":2}`},
 	}
 	for _, tt := range tests {
-		compact, pretty := canonicalBody([]byte(tt.in), nil)
+		k := KeyOf("POST", "/v1/x", []byte(tt.in))
+		compact, pretty := k.body, k.pretty()
 		if diff := cmp.Diff([]string{tt.wantCompact, tt.wantPretty}, []string{compact, pretty}); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.reason, diff)
 		}
