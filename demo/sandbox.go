@@ -76,10 +76,14 @@ func WriteSandbox(dir string) error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	made := map[string]bool{} // each folder is made once, not once per file in it
 	for _, name := range names {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("write sandbox: %w", err)
+		if folder := filepath.Dir(p); !made[folder] {
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				return fmt.Errorf("write sandbox: %w", err)
+			}
+			made[folder] = true
 		}
 		if err := os.WriteFile(p, files[name], 0o644); err != nil {
 			return fmt.Errorf("write sandbox: %w", err)

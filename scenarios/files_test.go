@@ -1,12 +1,12 @@
 package scenarios
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,9 +29,10 @@ func cmdGenfile(ts *testscript.TestScript, neg bool, args []string) error {
 	if err != nil || n < 0 {
 		return fmt.Errorf("N must be a count, got %q", fs.Arg(1))
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	switch *kind {
 	case "text", "oneline":
+		b.Grow(n + n/10*2) // every tenth rune is 中, three bytes
 		for i := range n {
 			switch {
 			case *kind == "text" && i%80 == 79:
@@ -43,6 +44,7 @@ func cmdGenfile(ts *testscript.TestScript, neg bool, args []string) error {
 			}
 		}
 	case "binary":
+		b.Grow(n)
 		for i := range n {
 			b.WriteByte(byte(i % 7)) // NUL every seventh byte
 		}
@@ -57,7 +59,7 @@ func cmdGenfile(ts *testscript.TestScript, neg bool, args []string) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(p, []byte(b.String()), 0o644)
+	return os.WriteFile(p, b.Bytes(), 0o644)
 }
 
 // cmdMkfifo makes a named pipe with no writer: mkfifo PATH.

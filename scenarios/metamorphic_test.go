@@ -55,7 +55,12 @@ func TestMetamorphicBenignMessagesQuirks(t *testing.T) {
 // metamorphic replays every base cassette under the folder under (of cassettes.FS)
 // through every benign quirk of quirks that applies (at least least of
 // them per cassette) and two re-chunking seeds, against the clean replay.
+// The replays share one demo repository: the agent's tools only read it.
 func metamorphic(t *testing.T, under string, quirks []quirk.Quirk, least int) {
+	ws := filepath.Join(t.TempDir(), "ws") // removed once every subtest is done
+	if err := demo.WriteSandbox(ws); err != nil {
+		t.Fatal(err)
+	}
 	for _, lang := range []tools.Lang{tools.ZH, tools.EN} {
 		for _, script := range demo.Scripts(lang) {
 			file := under + cassette.File(script.Name, lang)
@@ -66,18 +71,14 @@ func metamorphic(t *testing.T, under string, quirks []quirk.Quirk, least int) {
 			}
 			t.Run(file, func(t *testing.T) {
 				t.Parallel()
-				metamorphicCassette(t, lang, name, base, quirks, least)
+				metamorphicCassette(t, ws, lang, name, base, quirks, least)
 			})
 		}
 	}
 }
 
-func metamorphicCassette(t *testing.T, lang tools.Lang, name string, base []byte, quirks []quirk.Quirk, least int) {
+func metamorphicCassette(t *testing.T, ws string, lang tools.Lang, name string, base []byte, quirks []quirk.Quirk, least int) {
 	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := demo.WriteSandbox(ws); err != nil {
-		t.Fatal(err)
-	}
 	code, clean, stderr := runCLI(dir, nil, nil, "run", "-lang", string(lang), "-cassette", name, "-C", ws, "-rechunk", "whole")
 	if code != 0 || stderr != "" {
 		t.Fatalf("clean replay: exit %d: %s", code, stderr)
