@@ -2,7 +2,6 @@ package cassette
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -84,7 +83,8 @@ type Cassette struct {
 	mu       sync.Mutex
 	recorded []*vcr.Interaction // record: what go-vcr captured, unredacted, in memory only
 	sent     int                // requests sent through the cassette
-	keys     []RequestKey       // replay: the recorded requests, in file order
+	keys     []RequestKey       // replay: the recorded requests, in file order; a body only once keyed
+	keyed    []bool             // replay: which keys hold their canonical body (key)
 	used     []bool             // replay: which recorded interactions were served
 	stopped  bool
 	missed   bool // replay: a request matched no interaction
@@ -159,8 +159,6 @@ func (c *Cassette) Client() *http.Client {
 	return &http.Client{Transport: c.Transport()}
 }
 
-type keyCtx struct{}
-
 type cassetteTransport struct{ c *Cassette }
 
 // RoundTrip numbers the request, buffers its body so that the matcher can
@@ -182,17 +180,18 @@ func (t cassetteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		}
 		body = b
 	}
-	key := KeyOf(req.Method, req.URL.String(), body)
-	out := req.Clone(context.WithValue(req.Context(), keyCtx{}, key))
+	out := req.Clone(req.Context())
 	out.Body = io.NopCloser(bytes.NewReader(body))
 	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	out.ContentLength = int64(len(body))
 
 	var resp *http.Response
+	var key RequestKey // made only when the request misses
 	var err error
 	if c.mode == ModeReplay {
-		resp, err = c.replay(out, key)
+		resp, key, err = c.replay(out, body)
 	} else {
+		key = KeyOf(req.Method, req.URL.String(), body)
 		resp, err = c.rec.RoundTrip(out)
 	}
 	if errors.Is(err, vcr.ErrInteractionNotFound) {
@@ -208,6 +207,9 @@ func (c *Cassette) miss(n int, sent RequestKey) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := &MissError{Scenario: c.name, Request: n, Method: sent.Method, Path: sent.Path, Recorded: len(c.keys)}
+	for i := range c.keys {
+		c.key(i) // Nearest reads every recorded body
+	}
 	if i := Nearest(c.keys, c.used, sent); i >= 0 {
 		e.SetNearest(i, c.keys[i], sent)
 	}

@@ -68,12 +68,16 @@ func KeyOf(method, rawURL string, body []byte) RequestKey {
 // KeyIgnoring is KeyOf with the fields ignore names (IgnorePath) left out
 // of the canonical body: two requests that differ only there match.
 func KeyIgnoring(method, rawURL string, body []byte, ignore []string) RequestKey {
-	path := rawURL
-	if u, err := url.Parse(rawURL); err == nil {
-		path = u.Path
-	}
 	compact, isJSON := canonicalBody(body, ignore)
-	return RequestKey{Method: method, Path: path, body: compact, json: isJSON}
+	return RequestKey{Method: method, Path: urlPath(rawURL), body: compact, json: isJSON}
+}
+
+// urlPath is the path of rawURL, or rawURL itself when it does not parse.
+func urlPath(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil {
+		return u.Path
+	}
+	return rawURL
 }
 
 // Matches reports whether two keys are the same request.

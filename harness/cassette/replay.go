@@ -27,36 +27,69 @@ func Replay(file string, loaded *vcr.Cassette, opts Options) *Cassette {
 		c.name = strings.TrimSuffix(filepath.Base(file), ".yaml")
 	}
 	for _, i := range loaded.Interactions {
-		c.keys = append(c.keys, KeyOf(i.Request.Method, i.Request.URL, []byte(i.Request.Body)))
+		c.keys = append(c.keys, RequestKey{Method: i.Request.Method, Path: urlPath(i.Request.URL)})
 	}
+	c.keyed = make([]bool, len(c.keys))
 	c.used = make([]bool, len(c.keys))
 	return c
 }
 
-// replay answers req, whose key is sent, with the first unused recorded
+// key is the key of recorded interaction i, its body made canonical on
+// first use: a request sent byte for byte as recorded never needs it.
+// c.mu is held.
+func (c *Cassette) key(i int) RequestKey {
+	if !c.keyed[i] {
+		r := c.loaded.Interactions[i].Request
+		c.keys[i], c.keyed[i] = KeyOf(r.Method, r.URL, []byte(r.Body)), true
+	}
+	return c.keys[i]
+}
+
+// replay answers req, whose body is body, with the first unused recorded
 // interaction that matches it, as go-vcr's replaying recorder builds its
 // answer (HTTP/1.0, Close, the recorded headers; a HEAD's length is the
-// recorded Content-Length); vcr.ErrInteractionNotFound when none does.
-func (c *Cassette) replay(req *http.Request, sent RequestKey) (*http.Response, error) {
+// recorded Content-Length); vcr.ErrInteractionNotFound and the request's
+// key when none does.
+//
+// The first unused interaction on the request's method and path is the
+// match when its body is the sent one byte for byte: no other unused
+// interaction on that route comes before it, so nothing is made canonical.
+// Otherwise the sent key is made and compared with each unused one.
+func (c *Cassette) replay(req *http.Request, body []byte) (*http.Response, RequestKey, error) {
 	if err := req.Context().Err(); err != nil {
-		return nil, err
+		return nil, RequestKey{}, err
 	}
+	rawURL := req.URL.String()
+	path := urlPath(rawURL)
 	c.mu.Lock()
 	n := -1
 	for i, used := range c.used {
-		if !used && c.keys[i].Matches(sent) {
-			c.used[i], n = true, i
+		if !used && c.keys[i].Method == req.Method && c.keys[i].Path == path {
+			if c.loaded.Interactions[i].Request.Body == string(body) {
+				n = i
+			}
 			break
+		}
+	}
+	var sent RequestKey
+	if n < 0 {
+		sent = KeyOf(req.Method, rawURL, body)
+		for i, used := range c.used {
+			if !used && c.key(i).Matches(sent) {
+				n = i
+				break
+			}
 		}
 	}
 	var rec vcr.Response
 	if n >= 0 {
+		c.used[n] = true
 		rec = c.loaded.Interactions[n].Response
 		c.loaded.Interactions[n].Response.Body = "" // served: never read again
 	}
 	c.mu.Unlock()
 	if n < 0 {
-		return nil, fmt.Errorf("cassette %s: %w", c.file, vcr.ErrInteractionNotFound)
+		return nil, sent, fmt.Errorf("cassette %s: %w", c.file, vcr.ErrInteractionNotFound)
 	}
 	length := int64(len(rec.Body))
 	if req.Method == http.MethodHead {
@@ -65,5 +98,5 @@ func (c *Cassette) replay(req *http.Request, sent RequestKey) (*http.Response, e
 		}
 	}
 	return &http.Response{Status: rec.Status, StatusCode: rec.Code, Proto: "HTTP/1.0", ProtoMajor: 1, Request: req,
-		Header: rec.Headers, Close: true, ContentLength: length, Body: io.NopCloser(strings.NewReader(rec.Body))}, nil
+		Header: rec.Headers, Close: true, ContentLength: length, Body: io.NopCloser(strings.NewReader(rec.Body))}, RequestKey{}, nil
 }
