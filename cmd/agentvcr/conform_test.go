@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/demo"
 	conformpkg "github.com/agentvcr/agentvcr/harness/conform"
 	"github.com/agentvcr/agentvcr/harness/gateway"
@@ -117,25 +118,71 @@ func TestConformExitStatusAndReports(t *testing.T) {
 }
 
 // Recorded mode on agentvcr's own cassettes: the agent sends what it sent
-// when they were recorded, and the same under every benign quirk.
+// when they were recorded, and the same under every benign quirk. The whole
+// recorded catalog runs on agentvcr run in process (runInProcess, the same
+// command's code); the real binary runs the replay and the cases the demo
+// cassette skips, through agentvcr conform -cassette, so that the command's
+// recorded mode, its skips and its exit status are checked on a process.
 func TestConformOwnAgentRecorded(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"parallel", "demo"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			cassette := filepath.Join("..", "..", "cassettes", name+".yaml")
 			args := ownAgent(t)
 			args[4] = name // -model
-			code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join("..", "..", "cassettes", name+".yaml"), "-p", "8"}, args...)...)
+			want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+				"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+			if table := conformInProcess(t, wire.Default(), cassette, args[2:]); !strings.Contains(table, want) {
+				t.Errorf("%s in process: want %q in\n%s", name, want, table)
+			}
+			code, stdout, stderr := conform(append([]string{"-cassette", cassette, "-case", "replay," + skippedByDemo, "-p", "8"}, args...)...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
 			}
-			want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
-				"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+			want = map[string]string{"parallel": "3 cases: 3 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+				"demo": "3 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: want %q in\n%s", name, want, stdout)
 			}
 		})
 	}
+}
+
+// skippedByDemo are the quirks recorded mode skips on the demo cassette:
+// its replies have only one call each, which they leave as they are.
+const skippedByDemo = "interleaved_calls,all_index_0"
+
+// conformInProcess runs the recorded catalog of format f on the cassette
+// against agentvcr run with the arguments of run (from "run" on, as
+// ownAgent gives them) called in the test's process once per case, with
+// the case's variables as its environment, and returns the table agentvcr
+// conform prints.
+func conformInProcess(t *testing.T, f *agent.Format, cassette string, run []string) string {
+	t.Helper()
+	format, err := conformpkg.FormatByName(f.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := conformpkg.ReadRecording(cassette)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentFunc := func(ctx context.Context, env []string, stdout, stderr io.Writer) int {
+		vars := map[string]string{"AGENTVCR_RETRY_BACKOFF": os.Getenv("AGENTVCR_RETRY_BACKOFF")}
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+		return cli.Main(cli.Env{Dir: ".", Getenv: cli.Vars(vars), Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr}, run)
+	}
+	results, err := conformpkg.Run(t.Context(), conformpkg.Options{Agent: agentFunc, Format: format, Recording: rec, Parallel: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	conformpkg.WriteTable(&table, results)
+	return table.String()
 }
 
 // measured finds the time a stall case measured: "after 1.062s:".
@@ -233,7 +280,9 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 // in front of a gateway (the scripted one), our agent through it live;
 // the recording replayed offline by agentvcr run to the same transcript;
 // then conform serves the recording back to the agent, clean and under
-// every benign quirk of that format, and every case passes.
+// every benign quirk of that format, and every case passes: the whole
+// recorded catalog on agentvcr run in process (conformInProcess), the
+// replay also through agentvcr conform -cassette on the real binary.
 func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 	for _, f := range wire.All() {
 		t.Run(f.Name, func(t *testing.T) {
@@ -289,7 +338,12 @@ func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 			args := ownAgent(t, "-api", f.Name)
 			args[4] = demo.ScriptParallel // -model
 			args[6] = dir                 // -C: the workspace it was recorded on
-			code, stdout, stderr := conform(append([]string{"-api", f.Name, "-cassette", rec}, args...)...)
+			if table := conformInProcess(t, f, rec, args[2:]); !strings.Contains(table, summary) {
+				t.Errorf("conform in process: want %q in\n%s", summary, table)
+			}
+			// The real command on a process, on the replay alone.
+			summary = "1 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"
+			code, stdout, stderr := conform(append([]string{"-api", f.Name, "-cassette", rec, "-case", "replay"}, args...)...)
 			if code != 0 || stderr != "" || !strings.Contains(stdout, summary) {
 				t.Errorf("conform: exit %d, want %q\n%s\n%s", code, summary, stdout, stderr)
 			}
