@@ -119,7 +119,7 @@ func TestConformExitStatusAndReports(t *testing.T) {
 
 // Recorded mode on agentvcr's own cassettes: the agent sends what it sent
 // when they were recorded, and the same under every benign quirk. The whole
-// recorded catalog runs on agentvcr run in process (runInProcess, the same
+// recorded catalog runs on agentvcr run in process (conformInProcess, the same
 // command's code); the real binary runs the replay and the cases the demo
 // cassette skips, through agentvcr conform -cassette, so that the command's
 // recorded mode, its skips and its exit status are checked on a process.
