@@ -119,7 +119,7 @@ func TestConformExitStatusAndReports(t *testing.T) {
 
 // Recorded mode on agentvcr's own cassettes: the agent sends what it sent
 // when they were recorded, and the same under every benign quirk. The whole
-// recorded catalog runs on agentvcr run in process (conformInProcess, the same
+// recorded catalog runs on agentvcr run in process (recordedInProcess, the same
 // command's code); the real binary runs the replay and the cases the demo
 // cassette skips, through agentvcr conform -cassette, so that the command's
 // recorded mode, its skips and its exit status are checked on a process.
@@ -133,7 +133,7 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 			args[4] = name // -model
 			want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
 				"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
-			if table := conformInProcess(t, wire.Default(), cassette, args[2:]); !strings.Contains(table, want) {
+			if table := recordedInProcess(t, wire.Default(), cassette, args[2:]); !strings.Contains(table, want) {
 				t.Errorf("%s in process: want %q in\n%s", name, want, table)
 			}
 			code, stdout, stderr := conform(append([]string{"-cassette", cassette, "-case", "replay," + skippedByDemo, "-p", "8"}, args...)...)
@@ -153,12 +153,35 @@ func TestConformOwnAgentRecorded(t *testing.T) {
 // its replies have only one call each, which they leave as they are.
 const skippedByDemo = "interleaved_calls,all_index_0"
 
-// conformInProcess runs the recorded catalog of format f on the cassette
-// against agentvcr run with the arguments of run (from "run" on, as
-// ownAgent gives them) called in the test's process once per case, with
-// the case's variables as its environment, and returns the table agentvcr
-// conform prints.
-func conformInProcess(t *testing.T, f *agent.Format, cassette string, run []string) string {
+// conformInProcess runs conform with opt (Cases nil: the format's whole
+// catalog, or its recorded one with a Recording) against agentvcr run with
+// the arguments of run (from "run" on, as ownAgent gives them), called in
+// the test's process once per case with the case's variables as its
+// environment, and returns the results and the table agentvcr conform
+// prints.
+func conformInProcess(t *testing.T, opt conformpkg.Options, run []string) ([]conformpkg.Result, string) {
+	t.Helper()
+	opt.Agent = func(ctx context.Context, env []string, stdout, stderr io.Writer) int {
+		vars := map[string]string{"AGENTVCR_RETRY_BACKOFF": os.Getenv("AGENTVCR_RETRY_BACKOFF")}
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+		return cli.Main(cli.Env{Dir: ".", Getenv: cli.Vars(vars), Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr}, run)
+	}
+	opt.Parallel = 8
+	results, err := conformpkg.Run(t.Context(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	conformpkg.WriteTable(&table, results)
+	return results, table.String()
+}
+
+// recordedInProcess is conformInProcess of the recorded catalog of format
+// f on the cassette.
+func recordedInProcess(t *testing.T, f *agent.Format, cassette string, run []string) string {
 	t.Helper()
 	format, err := conformpkg.FormatByName(f.Name)
 	if err != nil {
@@ -168,21 +191,8 @@ func conformInProcess(t *testing.T, f *agent.Format, cassette string, run []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentFunc := func(ctx context.Context, env []string, stdout, stderr io.Writer) int {
-		vars := map[string]string{"AGENTVCR_RETRY_BACKOFF": os.Getenv("AGENTVCR_RETRY_BACKOFF")}
-		for _, kv := range env {
-			k, v, _ := strings.Cut(kv, "=")
-			vars[k] = v
-		}
-		return cli.Main(cli.Env{Dir: ".", Getenv: cli.Vars(vars), Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr}, run)
-	}
-	results, err := conformpkg.Run(t.Context(), conformpkg.Options{Agent: agentFunc, Format: format, Recording: rec, Parallel: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table bytes.Buffer
-	conformpkg.WriteTable(&table, results)
-	return table.String()
+	_, table := conformInProcess(t, conformpkg.Options{Format: format, Recording: rec}, run)
+	return table
 }
 
 // measured finds the time a stall case measured: "after 1.062s:".
@@ -193,7 +203,10 @@ var measured = regexp.MustCompile(`after [0-9.]+m?s:`)
 // reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), with an empty baseline:
 // every case passes, with the details the command's own messages give.
 // The cases are those whose details are checked, a few of every tier
-// (quirk, broken stream, fault): each starts the command once. Every case
+// (quirk, broken stream, fault): each runs agentvcr run in process
+// (conformInProcess, the command's own code), and the clean case and the
+// stall also start the real command through agentvcr conform, a process
+// that answers with exit 0 and one that gives up with exit 1. Every case
 // of every catalog runs on the same agent in process in conformtest's
 // TestOwnAgentEveryFormat, and on this command in CI's conform steps.
 // The idle timeout is short so the stall case ends in a fraction of a
@@ -248,30 +261,62 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			if err := os.WriteFile(baseline, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cases := slices.Sorted(maps.Keys(tt.details))
-			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-case", strings.Join(cases, ","), "-baseline", baseline, "-json", report,
-				"-timeout", "20s", "-p", "8"}, ownAgent(t, "-api", tt.api, "-idle-timeout", idle)...)...)
+			args := ownAgent(t, "-api", tt.api, "-idle-timeout", idle)
+			format, err := conformpkg.FormatByName(tt.api)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, err := conformpkg.SelectCases(format.Cases(), slices.Sorted(maps.Keys(tt.details)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			results, table := conformInProcess(t, conformpkg.Options{Format: format, Cases: cases, Timeout: 20 * time.Second}, args[2:])
+			if !strings.Contains(table, tt.summary) {
+				t.Errorf("in process: want %q in\n%s", tt.summary, table)
+			}
+			var checks []struct{ ID, Details string }
+			for _, r := range results {
+				checks = append(checks, struct{ ID, Details string }{r.Case.ID, r.Details})
+			}
+			checkDetails(t, "in process", checks, tt.details, idle)
+
+			// The real command on a process: the clean case and the stall.
+			var process []string
+			for _, c := range cases {
+				if strings.HasSuffix(c.ID, "clean") || strings.HasSuffix(c.ID, "fault_stall") {
+					process = append(process, c.ID)
+				}
+			}
+			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-case", strings.Join(process, ","), "-baseline", baseline, "-json", report,
+				"-timeout", "20s", "-p", "8"}, args...)...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
-			if !strings.Contains(stdout, tt.summary) {
-				t.Errorf("want %q in\n%s", tt.summary, stdout)
+			if want := "2 cases: 2 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
+				t.Errorf("want %q in\n%s", want, stdout)
 			}
-			var checks []struct{ ID, Details string }
+			checks = nil
 			data, _ := os.ReadFile(report)
 			if err := json.Unmarshal(data, &checks); err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]string{}
-			for _, c := range checks {
-				got[c.ID] = measured.ReplaceAllString(c.Details, "after TIME:") // the time the agent took, as measured
+			if len(checks) != len(process) {
+				t.Errorf("report.json has %d cases, want %d (%s)", len(checks), len(process), process)
 			}
-			for id, w := range tt.details {
-				if w = strings.ReplaceAll(w, "IDLE", idle); got[id] != w {
-					t.Errorf("%s: details %q\nwant %q", id, got[id], w)
-				}
-			}
+			checkDetails(t, "process", checks, tt.details, idle)
 		})
+	}
+}
+
+// checkDetails compares each case's details with the one want gives for it
+// (a stall's measured time written TIME, the idle timeout IDLE).
+func checkDetails(t *testing.T, run string, checks []struct{ ID, Details string }, want map[string]string, idle string) {
+	t.Helper()
+	for _, c := range checks {
+		got := measured.ReplaceAllString(c.Details, "after TIME:") // the time the agent took, as measured
+		if w := strings.ReplaceAll(want[c.ID], "IDLE", idle); got != w {
+			t.Errorf("%s: %s: details %q\nwant %q", run, c.ID, got, w)
+		}
 	}
 }
 
@@ -281,7 +326,7 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 // the recording replayed offline by agentvcr run to the same transcript;
 // then conform serves the recording back to the agent, clean and under
 // every benign quirk of that format, and every case passes: the whole
-// recorded catalog on agentvcr run in process (conformInProcess), the
+// recorded catalog on agentvcr run in process (recordedInProcess), the
 // replay also through agentvcr conform -cassette on the real binary.
 func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 	for _, f := range wire.All() {
@@ -338,7 +383,7 @@ func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 			args := ownAgent(t, "-api", f.Name)
 			args[4] = demo.ScriptParallel // -model
 			args[6] = dir                 // -C: the workspace it was recorded on
-			if table := conformInProcess(t, f, rec, args[2:]); !strings.Contains(table, summary) {
+			if table := recordedInProcess(t, f, rec, args[2:]); !strings.Contains(table, summary) {
 				t.Errorf("conform in process: want %q in\n%s", summary, table)
 			}
 			// The real command on a process, on the replay alone.
