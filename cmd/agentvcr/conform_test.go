@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,21 +117,35 @@ func TestConformExitStatusAndReports(t *testing.T) {
 	}
 }
 
+// skippedByDemo are the quirks recorded mode skips on the demo cassette:
+// its replies have only one call each, which they leave as they are.
+const skippedByDemo = "interleaved_calls,all_index_0"
+
 // Recorded mode on agentvcr's own cassettes: the agent sends what it sent
-// when they were recorded, and the same under every benign quirk.
+// when they were recorded, and the same under every benign quirk. The whole
+// recorded catalog runs on agentvcr run in process (recordedInProcess, the same
+// command's code); the real binary runs the replay and the cases the demo
+// cassette skips, through agentvcr conform -cassette, so that the command's
+// recorded mode, its skips and its exit status are checked on a process.
 func TestConformOwnAgentRecorded(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"parallel", "demo"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			cassette := filepath.Join("..", "..", "cassettes", name+".yaml")
 			args := ownAgent(t)
 			args[4] = name // -model
-			code, stdout, stderr := conform(append([]string{"-cassette", filepath.Join("..", "..", "cassettes", name+".yaml"), "-p", "8"}, args...)...)
+			want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+				"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+			if table := recordedInProcess(t, wire.Default(), cassette, args[2:]); !strings.Contains(table, want) {
+				t.Errorf("%s in process: want %q in\n%s", name, want, table)
+			}
+			code, stdout, stderr := conform(append([]string{"-cassette", cassette, "-case", "replay," + skippedByDemo, "-p", "8"}, args...)...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
 			}
-			want := map[string]string{"parallel": "20 cases: 20 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
-				"demo": "20 cases: 18 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
+			want = map[string]string{"parallel": "3 cases: 3 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED",
+				"demo": "3 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 2 SKIPPED"}[name]
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: want %q in\n%s", name, want, stdout)
 			}
@@ -146,7 +161,10 @@ var measured = regexp.MustCompile(`after [0-9.]+m?s:`)
 // reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY), with an empty baseline:
 // every case passes, with the details the command's own messages give.
 // The cases are those whose details are checked, a few of every tier
-// (quirk, broken stream, fault): each starts the command once. Every case
+// (quirk, broken stream, fault): each runs agentvcr run in process
+// (conformInProcess, the command's own code), and the clean case and the
+// stall also start the real command through agentvcr conform, a process
+// that answers with exit 0 and one that gives up with exit 1. Every case
 // of every catalog runs on the same agent in process in conformtest's
 // TestOwnAgentEveryFormat, and on this command in CI's conform steps.
 // The idle timeout is short so the stall case ends in a fraction of a
@@ -201,29 +219,58 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 			if err := os.WriteFile(baseline, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cases := slices.Sorted(maps.Keys(tt.details))
-			code, stdout, stderr := conform(append([]string{"-api", tt.api, "-case", strings.Join(cases, ","), "-baseline", baseline, "-json", report,
-				"-timeout", "20s", "-p", "8"}, ownAgent(t, "-api", tt.api, "-idle-timeout", idle)...)...)
+			args := ownAgent(t, "-api", tt.api, "-idle-timeout", idle)
+			format, err := conformpkg.FormatByName(tt.api)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, err := conformpkg.SelectCases(format.Cases(), slices.Sorted(maps.Keys(tt.details)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The real command on a process, the clean case and the stall,
+			// while the in process run waits out fault_429's Retry-After.
+			var process []string
+			for _, c := range cases {
+				if strings.HasSuffix(c.ID, "clean") || strings.HasSuffix(c.ID, "fault_stall") {
+					process = append(process, c.ID)
+				}
+			}
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			var code int
+			var stdout, stderr string
+			wg.Go(func() {
+				code, stdout, stderr = conform(append([]string{"-api", tt.api, "-case", strings.Join(process, ","), "-baseline", baseline, "-json", report,
+					"-timeout", "20s", "-p", "8"}, args...)...)
+			})
+
+			results, table := conformInProcess(t, conformpkg.Options{Format: format, Cases: cases, Timeout: 20 * time.Second}, args[2:])
+			if !strings.Contains(table, tt.summary) {
+				t.Errorf("in process: want %q in\n%s", tt.summary, table)
+			}
+			var checks []struct{ ID, Details string }
+			for _, r := range results {
+				checks = append(checks, struct{ ID, Details string }{r.Case.ID, r.Details})
+			}
+			checkDetails(t, "in process", checks, tt.details, idle)
+
+			wg.Wait()
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
-			if !strings.Contains(stdout, tt.summary) {
-				t.Errorf("want %q in\n%s", tt.summary, stdout)
+			if want := "2 cases: 2 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"; !strings.Contains(stdout, want) {
+				t.Errorf("want %q in\n%s", want, stdout)
 			}
-			var checks []struct{ ID, Details string }
+			checks = nil
 			data, _ := os.ReadFile(report)
 			if err := json.Unmarshal(data, &checks); err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]string{}
-			for _, c := range checks {
-				got[c.ID] = measured.ReplaceAllString(c.Details, "after TIME:") // the time the agent took, as measured
+			if len(checks) != len(process) {
+				t.Errorf("report.json has %d cases, want %d (%s)", len(checks), len(process), process)
 			}
-			for id, w := range tt.details {
-				if w = strings.ReplaceAll(w, "IDLE", idle); got[id] != w {
-					t.Errorf("%s: details %q\nwant %q", id, got[id], w)
-				}
-			}
+			checkDetails(t, "process", checks, tt.details, idle)
 		})
 	}
 }
@@ -233,7 +280,9 @@ func TestConformOwnAgentEveryFormat(t *testing.T) {
 // in front of a gateway (the scripted one), our agent through it live;
 // the recording replayed offline by agentvcr run to the same transcript;
 // then conform serves the recording back to the agent, clean and under
-// every benign quirk of that format, and every case passes.
+// every benign quirk of that format, and every case passes: the whole
+// recorded catalog on agentvcr run in process (recordedInProcess), the
+// replay also through agentvcr conform -cassette on the real binary.
 func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 	for _, f := range wire.All() {
 		t.Run(f.Name, func(t *testing.T) {
@@ -289,7 +338,12 @@ func TestEveryFormatRecordsReplaysAndConforms(t *testing.T) {
 			args := ownAgent(t, "-api", f.Name)
 			args[4] = demo.ScriptParallel // -model
 			args[6] = dir                 // -C: the workspace it was recorded on
-			code, stdout, stderr := conform(append([]string{"-api", f.Name, "-cassette", rec}, args...)...)
+			if table := recordedInProcess(t, f, rec, args[2:]); !strings.Contains(table, summary) {
+				t.Errorf("conform in process: want %q in\n%s", summary, table)
+			}
+			// The real command on a process, on the replay alone.
+			summary = "1 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED"
+			code, stdout, stderr := conform(append([]string{"-api", f.Name, "-cassette", rec, "-case", "replay"}, args...)...)
 			if code != 0 || stderr != "" || !strings.Contains(stdout, summary) {
 				t.Errorf("conform: exit %d, want %q\n%s\n%s", code, summary, stdout, stderr)
 			}
