@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/internal/bareserver"
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"gopkg.in/yaml.v3"
 )
@@ -45,25 +46,10 @@ func BenchmarkServe(b *testing.B) {
 	}
 }
 
-// bareServer is the floor serve's per-event flushing is measured against: a
-// plain net/http handler on loopback that reads the request's body and
-// writes the same events, each flushed but the last (which leaves with the
-// end of the body), with the headers serve sends for a stream. It returns
-// the URL to post to.
+// bareServer serves events from bareserver.Handler on loopback, the floor
+// serve's per-event flushing is measured against, and returns its URL.
 func bareServer(b *testing.B, events [][]byte) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		flusher := w.(http.Flusher)
-		for i, e := range events {
-			w.Write(e)
-			if i < len(events)-1 {
-				flusher.Flush()
-			}
-		}
-	}))
+	srv := httptest.NewServer(bareserver.Handler(events))
 	b.Cleanup(srv.Close)
 	return srv.URL
 }

@@ -7,28 +7,14 @@ import (
 	"net/http"
 
 	"github.com/agentvcr/agentvcr/harness/sse"
+	"github.com/agentvcr/agentvcr/internal/bareserver"
 )
 
-// bareHandler is the floor `agentvcr serve`'s per-event flushing is
-// measured against: a plain net/http handler that reads the request's body
-// and writes the recorded reply's events with the headers serve sends for a
-// stream, each event flushed but the last (which leaves with the end of the
-// body), as serve does by default. It matches nothing and checks nothing.
+// bareHandler serves reply's events from bareserver.Handler: the floor of
+// `agentvcr serve`'s per-event flushing. It matches nothing and checks
+// nothing.
 func bareHandler(reply []byte) http.Handler {
-	events := sse.SplitEvents(reply)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		flusher := w.(http.Flusher)
-		for i, e := range events {
-			w.Write(e)
-			if i < len(events)-1 {
-				flusher.Flush()
-			}
-		}
-	})
+	return bareserver.Handler(sse.SplitEvents(reply))
 }
 
 // serveBare listens on loopback, prints "bare BASE_URL" on out, and serves
