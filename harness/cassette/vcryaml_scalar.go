@@ -164,24 +164,37 @@ func (d *vcrDecoder) durationValue() (time.Duration, error) {
 	return t, nil
 }
 
-// singleQuoted reads a one-line single-quoted scalar (a quote doubled is
-// one quote).
-func (d *vcrDecoder) singleQuoted() error {
-	d.r.Discard(1)
+// copyUntil puts the input up to the first byte of stops into the arena
+// and returns that byte, which is left unread.
+func (d *vcrDecoder) copyUntil(stops string) (byte, error) {
 	for {
 		p, err := d.buffered()
 		if err != nil {
-			return err
+			return 0, err
 		}
-		i := bytes.IndexAny(p, "'\n")
+		i := bytes.IndexAny(p, stops)
 		if i < 0 {
 			d.put(p...)
 			d.r.Discard(len(p))
 			continue
 		}
+		stop := p[i]
 		d.put(p[:i]...)
 		d.r.Discard(i)
-		if p[i] == '\n' {
+		return stop, nil
+	}
+}
+
+// singleQuoted reads a one-line single-quoted scalar (a quote doubled is
+// one quote).
+func (d *vcrDecoder) singleQuoted() error {
+	d.r.Discard(1)
+	for {
+		stop, err := d.copyUntil("'\n")
+		if err != nil {
+			return err
+		}
+		if stop == '\n' {
 			return errDecline // folded over lines
 		}
 		if q, _ := d.r.Peek(2); len(q) == 2 && q[1] == '\'' {
@@ -203,22 +216,14 @@ func (d *vcrDecoder) doubleQuoted() error {
 	d.r.Discard(1)
 	run := len(d.arena) - d.start // where the text since the last escape starts
 	for {
-		p, err := d.buffered()
+		stop, err := d.copyUntil("\"\\\n")
 		if err != nil {
 			return err
 		}
-		i := bytes.IndexAny(p, "\"\\\n")
-		if i < 0 {
-			d.put(p...)
-			d.r.Discard(len(p))
-			continue
-		}
-		d.put(p[:i]...)
-		d.r.Discard(i)
 		if !validText(d.arena[d.start+run:], true) {
 			return errDecline
 		}
-		switch p[i] {
+		switch stop {
 		case '\n':
 			return errDecline // folded over lines
 		case '"':
