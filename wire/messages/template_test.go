@@ -114,20 +114,6 @@ func FuzzDeltaTemplate(f *testing.F) {
 	})
 }
 
-// TestDeltaTemplateTakesTheBenchStream: every content_block_delta of the
-// benchmark stream but the first is read through the template.
-func TestDeltaTemplateTakesTheBenchStream(t *testing.T) {
-	stream, _ := benchstream.Messages(64 << 10)
-	m := msgMerger{}
-	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
-		t.Fatal(err)
-	}
-	deltas := bytes.Count(stream, []byte(`data: {"type":"content_block_delta"`))
-	if m.tmpl.delta.hits != deltas-1 {
-		t.Fatalf("%d events matched the template, want %d (every delta but the first)", m.tmpl.delta.hits, deltas-1)
-	}
-}
-
 // TestStopTemplate: a content_block_stop matches the stop template only
 // when it is the remembered one with another integer index, which is then
 // the index encoding/json reads.
@@ -163,20 +149,6 @@ func TestStopTemplate(t *testing.T) {
 		if err := json.Unmarshal([]byte(tt.next), &ev); err != nil || ev.Type != "content_block_stop" || ev.Index == nil || *ev.Index != index {
 			t.Errorf("%s: template read index %d; encoding/json %+v, %v", tt.reason, index, ev, err)
 		}
-	}
-}
-
-// TestStopTemplateTakesTheBenchStream: every content_block_stop of the
-// benchmark stream but the first is read through the stop template.
-func TestStopTemplateTakesTheBenchStream(t *testing.T) {
-	stream, _ := benchstream.Messages(64 << 10)
-	m := msgMerger{}
-	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
-		t.Fatal(err)
-	}
-	stops := bytes.Count(stream, []byte(`data: {"type":"content_block_stop"`))
-	if m.tmpl.stop.hits != stops-1 {
-		t.Fatalf("%d stops matched the template, want %d", m.tmpl.stop.hits, stops-1)
 	}
 }
 
@@ -223,16 +195,26 @@ func TestStartTemplate(t *testing.T) {
 	}
 }
 
-// TestStartTemplateTakesTheBenchStream: every content_block_start of the
-// benchmark stream but the first is read through the start template.
-func TestStartTemplateTakesTheBenchStream(t *testing.T) {
+// TestTemplatesTakeTheBenchStream: every content_block_delta, _stop and
+// _start of the benchmark stream but the first of its type is read through
+// that type's template.
+func TestTemplatesTakeTheBenchStream(t *testing.T) {
 	stream, _ := benchstream.Messages(64 << 10)
 	m := msgMerger{}
 	if _, err := sse.Each(bytes.NewReader(stream), func(data []byte, _ bool) (bool, error) { return false, m.add(data) }); err != nil {
 		t.Fatal(err)
 	}
-	starts := bytes.Count(stream, []byte(`data: {"type":"content_block_start"`))
-	if m.tmpl.start.hits != starts-1 {
-		t.Fatalf("%d starts matched the template, want %d", m.tmpl.start.hits, starts-1)
+	for _, tt := range []struct {
+		typ  string
+		hits int
+	}{
+		{"content_block_delta", m.tmpl.delta.hits},
+		{"content_block_stop", m.tmpl.stop.hits},
+		{"content_block_start", m.tmpl.start.hits},
+	} {
+		events := bytes.Count(stream, []byte(`data: {"type":"`+tt.typ+`"`))
+		if tt.hits != events-1 {
+			t.Errorf("%d %s events matched the template, want %d (every one but the first)", tt.hits, tt.typ, events-1)
+		}
 	}
 }
