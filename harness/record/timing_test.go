@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -44,8 +45,16 @@ func TestEventTimesFromReads(t *testing.T) {
 
 // record keeps when each event arrived, in place of any header of that
 // name the upstream sent; an answer that is no stream gets none.
+//
+// The upstream holds its second event until the client has read the first
+// through the proxy, and then waits gap more: so the proxy read the first
+// event at least gap before the second, however late the machine ran either
+// read. (A plain sleep after the first flush proved only that on a quiet
+// machine: under -race the first read once came 7 ms late and the recorded
+// gap was 75 ms.)
 func TestRecordingProxyKeepsEventTimes(t *testing.T) {
 	const gap = 80 * time.Millisecond
+	firstRead := make(chan struct{})
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(cassette.EventTimesHeader, "1,2,3,4,5")
 		if strings.HasSuffix(r.URL.Path, "/models") {
@@ -56,25 +65,35 @@ func TestRecordingProxyKeepsEventTimes(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n")
 		w.(http.Flusher).Flush()
+		select {
+		case <-firstRead:
+		case <-time.After(10 * time.Second):
+			t.Error("the client never read the first event: the proxy held it back")
+		}
 		time.Sleep(gap)
 		io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	}))
 	defer upstream.Close()
 	path := filepath.Join(t.TempDir(), "rec.yaml")
 	p, base, stop := proxyOn(t, upstream.URL+"/v1", path)
-	for _, send := range []func() (*http.Response, error){
-		func() (*http.Response, error) {
-			return http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
-		},
-		func() (*http.Response, error) { return http.Get(base + "/models") },
-	} {
-		resp, err := send()
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.ReadAll(resp.Body)
-		resp.Body.Close()
+	resp, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
+	if err != nil {
+		t.Fatal(err)
 	}
+	stream := bufio.NewReader(resp.Body)
+	for line := ""; line != "\n"; {
+		if line, err = stream.ReadString('\n'); err != nil {
+			t.Fatalf("reading the first event: %v", err)
+		}
+	}
+	close(firstRead)
+	io.ReadAll(stream)
+	resp.Body.Close()
+	if resp, err = http.Get(base + "/models"); err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
 	stop()
 	if err := p.Stop(); err != nil {
 		t.Fatal(err)
