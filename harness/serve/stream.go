@@ -50,21 +50,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 		flusher.Flush() // the headers go out before the first pause
 	}
 	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	paced := pause.paced() // an unpaced reply never reads the clock
 	for i, e := range events {
-		if d := pause.before(i, time.Now()); d > 0 {
-			if timer == nil {
-				timer = time.NewTimer(d)
-				defer timer.Stop()
-			} else {
-				timer.Reset(d)
-			}
-			select {
-			case <-timer.C:
-			case <-r.Context().Done():
-				return
-			case <-s.done:
-				return
-			}
+		if paced && !s.wait(r, &timer, pause.before(i, time.Now())) {
+			return
 		}
 		if _, err := w.Write(e); err != nil {
 			return // the client went away
@@ -97,6 +91,27 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 		// Aborting the handler makes net/http close the connection without
 		// ending the chunked body: the client reads an unexpected EOF.
 		panic(http.ErrAbortHandler)
+	}
+}
+
+// wait pauses d (not at all when d <= 0) on *timer, made on first use;
+// false when the request or the server ended first.
+func (s *Server) wait(r *http.Request, timer **time.Timer, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-(*timer).C:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.done:
+		return false
 	}
 }
 
