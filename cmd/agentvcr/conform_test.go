@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 	// so that the tests can run in parallel.
 	os.Setenv(asAgentvcr, "1")
 	os.Setenv("AGENTVCR_RETRY_BACKOFF", "1ms")
-	os.Exit(m.Run())
+	os.Exit(racetest.RunWaiting(m))
 }
 
 // ownAgent returns the command line of agentvcr's own agent, live, on a

@@ -55,7 +55,7 @@ func TestMain(m *testing.M) {
 		os.Exit(testAgent(&agentRun{ctx: context.Background(), getenv: os.Getenv, stdout: os.Stdout, stderr: os.Stderr,
 			patience: slow * 3 * time.Second}, mode))
 	}
-	os.Exit(m.Run())
+	os.Exit(racetest.RunWaiting(m))
 }
 
 // testAgentCommand runs this test binary as the agent of mode: for what
