@@ -59,6 +59,7 @@ func gatewayFunc(t *testing.T, h func(w http.ResponseWriter, r *http.Request, st
 // Live failures end in one line naming what happened and what to do; the
 // timeouts name their flag. Each would hang, or print a Go error, before.
 func TestLiveFailureMessages(t *testing.T) {
+	t.Parallel() // it waits out its timeouts: let the others run meanwhile
 	silent := silentGateway(t)
 	stall := gatewayFunc(t, func(w http.ResponseWriter, r *http.Request, stop <-chan struct{}) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -99,6 +100,7 @@ func TestLiveFailureMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			args := append([]string{"run", "-C", t.TempDir(), "-model", "m"}, tt.args...)
 			code, stdout, stderr := runIn(t.TempDir(), map[string]string{"OPENAI_API_KEY": hardenKey}, args...)

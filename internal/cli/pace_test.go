@@ -18,6 +18,7 @@ import (
 // recorded sends each no sooner than that (a lower bound: no speed is
 // asserted), the bytes as recorded and no timing header to the client.
 func TestRecordThenServeAtTheRecordedPace(t *testing.T) {
+	t.Parallel() // it waits out the recorded pace: let the others run meanwhile
 	const gap = 150 * time.Millisecond
 	first := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n"
 	rest := "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
