@@ -91,6 +91,7 @@ func ownAgent(t *testing.T) string {
 // report.json and report.xml, appends exactly this table to the summary
 // and exits with conform's status.
 func TestActionScriptWritesTheSummary(t *testing.T) {
+	t.Parallel() // the script runs in a process of its own: the file checks run meanwhile
 	agent := ownAgent(t)
 	baseline := filepath.Join(t.TempDir(), "baseline.txt")
 	os.WriteFile(baseline, []byte("crlf # follows from clean\n"), 0o644)
@@ -117,6 +118,7 @@ func TestActionScriptWritesTheSummary(t *testing.T) {
 // shard 2/2 of clean, crlf and truncated runs the probe and reports only
 // truncated, which passes.
 func TestActionScriptShard(t *testing.T) {
+	t.Parallel()
 	code, summary, outputs, _ := runActionPrebuilt(t, map[string]string{"INPUT_COMMAND": ownAgent(t), "INPUT_CASES": "clean,crlf,truncated", "INPUT_SHARD": "2/2", "INPUT_TIMEOUT": "20s"})
 	if code != 0 || !strings.HasPrefix(summary, "earlier step\n\n### agentvcr conform -api chat, shard 2/2\n") ||
 		!strings.HasSuffix(summary, "|---|---|---|\n| `truncated` | SUCCESS |  |\n\n1 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED\n") {
@@ -129,6 +131,7 @@ func TestActionScriptShard(t *testing.T) {
 
 // Bad inputs: exit 2 and a summary that says why nothing ran.
 func TestActionScriptBadInputs(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		inputs map[string]string
 		want   string
