@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"time"
@@ -21,9 +22,12 @@ import (
 // The file stays open from the decode to Stop, so a file removed or
 // renamed over in the meantime still serves what was decoded. One changed
 // in place is caught: its size or modification time differ when an answer
-// is served, or its bytes no longer read as the same block (the
-// indentation, the text yaml.v3 would take, the decoded length); either is
-// an error wrapping ErrBadCassette, never other bytes.
+// is served, or, as it is read, its bytes no longer read as the same block
+// (the indentation, the text yaml.v3 would take) or no longer decode to
+// the same answer (its length, and at its end, a CRC-32C of it). Each is
+// an error wrapping ErrBadCassette; a change found at the answer's end
+// fails its last read, so a caller that reads to the end never takes
+// other bytes for the answer.
 
 // A blockSpan is where an answer written as a literal block scalar lies in
 // the cassette's input and how it reads: its lines from the one after the
@@ -33,8 +37,12 @@ type blockSpan struct {
 	start, end int64
 	indent     int
 	chomp      byte
-	size       int64 // its decoded length
+	size       int64  // its decoded length
+	sum        uint32 // and the CRC-32C of its decoded bytes
 }
+
+// answerSum is the table of the CRC that answers are checked with.
+var answerSum = crc32.MakeTable(crc32.Castagnoli)
 
 // fileAnswers are the answers a replay reads from its open cassette file:
 // spans[n] is interaction n's (from 0).
@@ -96,18 +104,20 @@ type answerReader struct {
 	b    *blockScalar
 	src  *sectionReader
 	read int64
+	sum  uint32
 }
 
 func (r *answerReader) Read(p []byte) (int, error) {
 	n, err := r.b.Read(p)
 	r.read += int64(n)
+	r.sum = crc32.Update(r.sum, answerSum, p[:n])
 	switch {
 	case r.src.err != nil:
 		return n, fmt.Errorf("cassette %s: %w", r.name, r.src.err)
 	case errors.Is(err, errDecline):
 		return n, answerChanged(r.name, r.n, "its text no longer reads as the same block")
-	case r.read > r.span.size, err == io.EOF && (r.read != r.span.size || !r.b.eof):
-		return n, answerChanged(r.name, r.n, "its answer no longer has the same length")
+	case r.read > r.span.size, err == io.EOF && (r.read != r.span.size || !r.b.eof || r.sum != r.span.sum):
+		return n, answerChanged(r.name, r.n, "the answer it holds is not the one decoded")
 	}
 	return n, err
 }

@@ -3,6 +3,7 @@ package cassette
 import (
 	"bufio"
 	"bytes"
+	"hash/crc32"
 	"io"
 	"unicode/utf8"
 )
@@ -42,14 +43,17 @@ func (d *vcrDecoder) literal(owner int, answer bool) (*blockSpan, error) {
 	b := &blockScalar{r: d.r, owner: owner, indent: indent, chomp: chomp}
 	start := d.offset()
 	var size int64
+	var sum uint32
 	for {
 		var n int
 		var err error
 		if answer && d.spans != nil {
-			// checked and counted in a scratch part of the arena, kept
-			// nowhere
+			// checked, counted and summed in a scratch part of the
+			// arena, kept nowhere
 			d.room(4096)
-			n, err = b.Read(d.arena[len(d.arena):cap(d.arena)])
+			free := d.arena[len(d.arena):cap(d.arena)]
+			n, err = b.Read(free)
+			sum = crc32.Update(sum, answerSum, free[:n])
 		} else {
 			d.room(1)
 			n, err = b.Read(d.arena[len(d.arena):cap(d.arena)])
@@ -71,7 +75,7 @@ func (d *vcrDecoder) literal(owner int, answer bool) (*blockSpan, error) {
 	if !b.eof {
 		end -= int64(b.col) // the spaces of the line that ends the scalar
 	}
-	return &blockSpan{start: start, end: end, indent: b.indent, chomp: chomp, size: size}, nil
+	return &blockSpan{start: start, end: end, indent: b.indent, chomp: chomp, size: size, sum: sum}, nil
 }
 
 // A blockScalar reads the lines of one literal block scalar, from the line
@@ -95,7 +99,8 @@ type blockScalar struct {
 	trailing int  // empty lines since the last line with text
 	more     bool // the last line with text ended with a line break
 	inLine   bool // Read stands in a line with text
-	checked  int  // bytes of that line at the reader's head already checked
+	checked  int  // bytes of that line at the reader's head checked and not yet copied
+	stops    bool // its line break follows them
 	pending  int  // line breaks to write before anything else
 	done     bool // the end is reached: the pending line breaks are the last
 	eof      bool // the input ended
@@ -167,28 +172,30 @@ func (b *blockScalar) end() {
 }
 
 // text copies the line's text into p, up to its line break (which it
-// moves past) or as much as fits, checking it as it goes: a character cut
-// by the reader's buffer is checked once whole.
+// moves past) or as much as fits. It checks the text a part at a time
+// before copying it: up to the line break, or the whole characters the
+// reader holds (a character cut by the reader's buffer is checked once
+// whole); checked is what is left of that part, and stops says whether
+// the line break follows it.
 func (b *blockScalar) text(p []byte) (int, error) {
-	chunk, err := b.r.Peek(max(b.r.Buffered(), 1))
-	if len(chunk) == 0 {
-		if err != io.EOF {
-			return 0, errDecline
+	if b.checked == 0 {
+		chunk, err := b.r.Peek(max(b.r.Buffered(), 1))
+		if len(chunk) == 0 {
+			if err != io.EOF {
+				return 0, errDecline
+			}
+			// the input ends the line
+			b.eof, b.more, b.inLine = true, false, false
+			b.end()
+			return 0, nil
 		}
-		// the input ends the line
-		b.eof, b.more, b.inLine = true, false, false
-		b.end()
-		return 0, nil
-	}
-	stop := bytes.IndexByte(chunk, '\n')
-	line := stop
-	if line < 0 {
-		line = len(chunk)
-	}
-	if b.checked == 0 && line > 0 {
-		// check the next part of the line: up to its line break, or
-		// the whole characters the reader holds
-		upto := line
+		stop := bytes.IndexByte(chunk, '\n')
+		if stop == 0 {
+			b.r.Discard(1)
+			b.more, b.inLine = true, false
+			return 0, nil
+		}
+		upto := stop
 		if stop < 0 {
 			upto = wholeRunes(chunk)
 			if upto == 0 {
@@ -200,18 +207,20 @@ func (b *blockScalar) text(p []byte) (int, error) {
 				if err != io.EOF {
 					return 0, errDecline
 				}
-				upto = line // the input ends inside it: checked as it is
+				upto = len(chunk) // the input ends inside it: checked as it is
 			}
 		}
 		if !validText(chunk[:upto], true) {
 			return 0, errDecline
 		}
-		b.checked = upto
+		b.checked, b.stops = upto, upto == stop
 	}
-	k := copy(p, chunk[:b.checked])
+	k := min(len(p), b.checked)
+	chunk, _ := b.r.Peek(k)
+	copy(p, chunk)
 	b.r.Discard(k)
 	b.checked -= k
-	if k == stop {
+	if b.checked == 0 && b.stops {
 		b.r.Discard(1)
 		b.more, b.inLine = true, false
 	}
