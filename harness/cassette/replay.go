@@ -21,6 +21,7 @@ import (
 // loaded as it is served (an interaction serves one request at most): once
 // the caller has read the answer, its memory can be reused (issue 23: a
 // 52 MiB answer stayed while the agent held the text it merged from it).
+// Open replays a file without holding its answers at all (answer.go).
 func Replay(file string, loaded *vcr.Cassette, opts Options) *Cassette {
 	c := &Cassette{file: file, name: opts.Name, mode: ModeReplay, opts: opts, loaded: loaded}
 	if c.name == "" {

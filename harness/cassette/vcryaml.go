@@ -27,7 +27,9 @@ import (
 // {} and [], folded or multi-line scalars, nulls, duplicate or unknown
 // keys, tabs in indentation, line breaks other than \n, control
 // characters, invalid UTF-8) it declines with errDecline, and the caller
-// starts again with yaml.v3, whose errors are the ones users see.
+// starts again with yaml.v3, whose errors are the ones users see. A
+// replay opened from a file has it leave the answers written as literal
+// blocks in the input, checked and counted only (answer.go).
 
 // errDecline: the input is not in the layout the fast decoder knows.
 var errDecline = errors.New("not in go-vcr's own layout")

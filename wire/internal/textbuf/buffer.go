@@ -16,10 +16,11 @@ type Buffer struct {
 }
 
 // Room returns the piece to append at most n bytes to: Tail while they fit
-// in it, or while it is shorter than PieceBytes (it grows as a slice
-// does), else a new piece with room for them, Tail being kept as it is.
+// in it, or while it is the first piece and shorter than PieceBytes (it
+// grows as a slice does), else a new piece with room for them, Tail being
+// kept as it is.
 func (b *Buffer) Room(n int) []byte {
-	if len(b.Tail)+n <= cap(b.Tail) || len(b.Tail) < PieceBytes {
+	if len(b.Tail)+n <= cap(b.Tail) || len(b.full) == 0 && len(b.Tail) < PieceBytes {
 		return b.Tail
 	}
 	b.full = append(b.full, b.Tail)
