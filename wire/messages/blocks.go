@@ -10,7 +10,6 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/byindex"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
-	"github.com/agentvcr/agentvcr/wire/internal/textbuf"
 )
 
 // Kinds of content block the merger keeps apart.
@@ -26,10 +25,10 @@ const (
 type msgBlock struct {
 	kind      int
 	id, name  string
-	start     []byte         // tool_use: the start's input, compacted, when a non-empty object
-	args      []byte         // tool_use: the partial_json pieces
-	deltas    bool           // tool_use: at least one input_json_delta came
-	text      textbuf.Buffer // text or thinking
+	start     []byte // tool_use: the start's input, compacted, when a non-empty object
+	args      []byte // tool_use: the partial_json pieces
+	deltas    bool   // tool_use: at least one input_json_delta came
+	text      []byte // text or thinking
 	signature string
 	data      string
 	index     int  // the index its deltas and stop name (index.go)
@@ -166,7 +165,7 @@ func (m *msgMerger) startedBlock(cb *msgBlockStart) *msgBlock {
 	b.id, b.name = cb.ID, cb.Name
 	switch cb.Type {
 	case "text":
-		b.kind, b.text.Tail = blockKindText, []byte(cb.Text)
+		b.kind, b.text = blockKindText, []byte(cb.Text)
 	case "tool_use":
 		b.kind = blockKindToolUse
 		var c bytes.Buffer
@@ -174,7 +173,7 @@ func (m *msgMerger) startedBlock(cb *msgBlockStart) *msgBlock {
 			b.start = c.Bytes()
 		}
 	case "thinking":
-		b.kind, b.text.Tail, b.signature = blockKindThinking, []byte(cb.Thinking), cb.Signature
+		b.kind, b.text, b.signature = blockKindThinking, []byte(cb.Thinking), cb.Signature
 	case "redacted_thinking":
 		b.kind, b.data = blockKindRedacted, cb.Data
 	default:
@@ -238,13 +237,12 @@ func (m *msgMerger) delta(d *blockDelta) error {
 	}
 	switch {
 	case d.typ == msgDeltaText && b.kind == blockKindText:
-		// unquoted, a string is never longer than its literal
-		b.text.Tail = add(b.text.Room(len(d.value)))
+		b.text = add(b.text)
 	case d.typ == msgDeltaInputJSON && b.kind == blockKindToolUse:
 		b.deltas = true
 		b.args = add(b.args)
 	case d.typ == msgDeltaThinking && b.kind == blockKindThinking:
-		b.text.Tail = add(b.text.Room(len(d.value)))
+		b.text = add(b.text)
 	case d.typ == msgDeltaSignature && b.kind == blockKindThinking:
 		b.signature = string(add([]byte(b.signature)))
 	}
@@ -318,20 +316,13 @@ func (m *msgMerger) turn() *agent.Turn {
 		}
 	}
 	allArgs := all.String()
-	size = 0
-	for _, b := range blocks {
-		if b.kind == blockKindText {
-			size += b.text.Len()
-		}
-	}
-	var text strings.Builder // the text blocks' pieces, copied once
-	text.Grow(size)
+	var text []byte
 	for _, b := range blocks {
 		switch b.kind {
 		case blockKindText:
-			b.text.CopyTo(&text)
+			text = append(text, b.text...)
 		case blockKindThinking:
-			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingText, Text: b.text.String(), Signature: b.signature})
+			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingText, Text: string(b.text), Signature: b.signature})
 		case blockKindRedacted:
 			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingRedacted, Data: b.data})
 		case blockKindToolUse:
@@ -342,7 +333,7 @@ func (m *msgMerger) turn() *agent.Turn {
 			t.ToolCalls = append(t.ToolCalls, b.call(args))
 		}
 	}
-	t.Text = text.String()
+	t.Text = string(text)
 	t.ToolTurn = t.FinishReason == "tool_use" || len(t.ToolCalls) > 0
 	if u := m.usage; u != nil {
 		in := val(u.InputTokens) + val(u.CacheCreationInputTokens) + val(u.CacheReadInputTokens)

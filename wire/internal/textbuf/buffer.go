@@ -39,17 +39,11 @@ func (b *Buffer) String() string {
 	}
 	var s strings.Builder
 	s.Grow(b.Len())
-	b.CopyTo(&s)
-	return s.String()
-}
-
-// CopyTo writes the text to s: several Buffers make one string with one
-// copy when s was grown by the sum of their lengths first.
-func (b *Buffer) CopyTo(s *strings.Builder) {
 	for _, p := range b.full {
 		s.Write(p)
 	}
 	s.Write(b.Tail)
+	return s.String()
 }
 
 // Clone returns a copy of the text, which shares nothing with b.
