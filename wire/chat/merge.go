@@ -140,9 +140,7 @@ func (m *merger) choice(ch *choice) {
 // add merges one choice's delta and finish_reason into the answer.
 func (a *answer) add(ch *choice) {
 	d := &ch.Delta
-	var parts []byte
-	parts = appendContent(&a.text, nil, d.Content)
-	a.think(agent.ThinkingReasoning, parts)
+	a.think(agent.ThinkingReasoning, appendContent(&a.text, nil, d.Content))
 	if len(d.Refusal) > 0 && d.Refusal[0] == '"' {
 		a.text.Tail = jsonscan.AppendUnquoted(a.text.Room(len(d.Refusal)), d.Refusal)
 	}
