@@ -11,11 +11,12 @@ import (
 )
 
 // A replay opened from a file (Open) leaves in the file every answer
-// written as a literal block scalar, which is how go-vcr writes a stream's
-// body: the decoder checks and counts it (vcryaml_block.go) and remembers
-// where it lies, and the replay reads it from there as the caller reads the
-// response, through the same blockScalar, so the bytes are the decoded
-// ones. A replay then holds the requests, never an answer whole (issue 23:
+// written as a literal block scalar or a double-quoted one, which is how
+// go-vcr writes a stream's body (quoted when its events end in CRLF): the
+// decoder checks and counts it (vcryaml_block.go, vcryaml_quoted.go) and
+// remembers where it lies, and the replay reads it from there as the
+// caller reads the response, through the same blockScalar or
+// quotedScalar, so the bytes are the decoded ones. A replay then holds the requests, never an answer whole (issue 23:
 // a 54 MB answer sat in memory while the agent held the 21 MB of text it
 // merged from it).
 //
@@ -29,12 +30,15 @@ import (
 // fails its last read, so a caller that reads to the end never takes
 // other bytes for the answer.
 
-// A blockSpan is where an answer written as a literal block scalar lies in
-// the cassette's input and how it reads: its lines from the one after the
-// header (start) to the line that ends it or the input's end (end), with
-// the indentation found when it was decoded and its chomping indicator.
+// A blockSpan is where an answer left in the input lies and how it reads:
+// a literal block scalar's lines from the one after the header (start) to
+// the line that ends it or the input's end (end), with the indentation
+// found when it was decoded and its chomping indicator; or a
+// double-quoted scalar (quoted) from the byte after its opening quote to
+// the byte after its closing one.
 type blockSpan struct {
 	start, end int64
+	quoted     bool
 	indent     int
 	chomp      byte
 	size       int64  // its decoded length
@@ -72,12 +76,12 @@ func (a *fileAnswers) open(n int) (io.Reader, int64, error) {
 // name is the file, for errors.
 func readAnswer(src io.ReaderAt, name string, n int, span *blockSpan) io.Reader {
 	sr := &sectionReader{r: io.NewSectionReader(src, span.start, span.end-span.start)}
-	b := &blockScalar{
-		r:      bufio.NewReaderSize(sr, int(min(vcrReadSize, span.end-span.start))),
-		indent: span.indent,
-		chomp:  span.chomp,
+	br := bufio.NewReaderSize(sr, int(min(vcrReadSize, span.end-span.start)))
+	var scalar io.Reader = &blockScalar{r: br, indent: span.indent, chomp: span.chomp}
+	if span.quoted {
+		scalar = &quotedScalar{r: br}
 	}
-	return &answerReader{name: name, n: n, span: span, b: b, src: sr}
+	return &answerReader{name: name, n: n, span: span, scalar: scalar, r: br, src: sr}
 }
 
 // answerChanged is the error of answer n, which the file no longer holds
@@ -101,14 +105,16 @@ type answerReader struct {
 	name string
 	n    int
 	span *blockSpan
-	b    *blockScalar
-	src  *sectionReader
-	read int64
-	sum  uint32
+	// scalar reads the answer from r, the bytes of the span in src
+	scalar io.Reader
+	r      *bufio.Reader
+	src    *sectionReader
+	read   int64
+	sum    uint32
 }
 
 func (r *answerReader) Read(p []byte) (int, error) {
-	n, err := r.b.Read(p)
+	n, err := r.scalar.Read(p)
 	r.read += int64(n)
 	r.sum = crc32.Update(r.sum, answerSum, p[:n])
 	switch {
@@ -116,10 +122,16 @@ func (r *answerReader) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("cassette %s: %w", r.name, r.src.err)
 	case errors.Is(err, errDecline):
 		return n, answerChanged(r.name, r.n, "its text no longer reads as the same block")
-	case r.read > r.span.size, err == io.EOF && (r.read != r.span.size || !r.b.eof || r.sum != r.span.sum):
+	case r.read > r.span.size, err == io.EOF && (r.read != r.span.size || r.sum != r.span.sum || !r.atEnd()):
 		return n, answerChanged(r.name, r.n, "the answer it holds is not the one decoded")
 	}
 	return n, err
+}
+
+// atEnd reports whether the scalar ended where the span does.
+func (r *answerReader) atEnd() bool {
+	_, err := r.r.Peek(1)
+	return err == io.EOF
 }
 
 // A sectionReader is a part of the file that keeps its first read error

@@ -50,9 +50,9 @@ func serveAll(t *testing.T, c *Cassette, loaded *vcr.Cassette, oneByte bool) []s
 // TestAnswersFromEveryCassette: a replay opened from a file (Open) serves,
 // for every interaction of every cassette in the repository (none lives in
 // a testdata folder), the bytes Load decodes, read whole and a byte at a
-// time, and it reads from the file every answer written as a literal
-// block, holding none of them (those of the CRLF quirks and of Gemini,
-// whose events end in CRLF, are quoted, and held).
+// time, and it reads from the file every answer of a stream, holding none
+// of them: those written as literal blocks, and the double-quoted ones of
+// the CRLF quirks and of Gemini, whose events end in CRLF.
 func TestAnswersFromEveryCassette(t *testing.T) {
 	files, fromFile, inMemory := 0, 0, 0
 	err := filepath.WalkDir(filepath.Join("..", "..", "cassettes"), func(path string, e fs.DirEntry, err error) error {
@@ -72,9 +72,9 @@ func TestAnswersFromEveryCassette(t *testing.T) {
 			for n, i := range c.loaded.Interactions {
 				inFile := c.answers != nil && c.answers.spans[n] != nil
 				// yaml.v3 writes a string with line breaks as a literal
-				// block unless a \r makes it quote it
+				// block, or double-quoted when a \r is in it
 				body := want.Interactions[n].Response.Body
-				if strings.Contains(body, "\n") && !strings.Contains(body, "\r") && (!inFile || i.Response.Body != "") {
+				if strings.Contains(body, "\n") && (!inFile || i.Response.Body != "") {
 					t.Errorf("%s: answer %d is held in memory, want it read from the file", path, n+1)
 				}
 				switch {
@@ -268,5 +268,39 @@ func TestAnswersCountTowardTheLimit(t *testing.T) {
 	}
 	if err := c.answers.f.Close(); !errors.Is(err, os.ErrClosed) {
 		t.Errorf("after Stop, closing the file again: %v, want os.ErrClosed (Stop closes it)", err)
+	}
+}
+
+// TestQuotedAnswerFileChanged: a double-quoted answer (as yaml.v3 writes a
+// stream whose events end in CRLF) read from the file fails as a literal
+// block does when its bytes changed in place, size and time kept: other
+// text, or a quote that ends it sooner.
+func TestQuotedAnswerFileChanged(t *testing.T) {
+	text := doc(` "data: {\"a\":1}\r\n\r\ndata: [DONE]\r\n\r\n"`)
+	for _, edit := range [][2]string{{`{\"a\":1}`, `{\"a\":2}`}, {`{\"a\":1}`, `{\"a\""1}`}} {
+		path := writeCassette(t, text)
+		c, err := Open(path, ModeReplay, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.answers == nil || len(c.answers.spans) != 1 || !c.answers.spans[0].quoted {
+			t.Fatalf("answers left in the file: %+v, want the quoted one", c.answers)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Replace(text, edit[0], edit[1], 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, st.ModTime(), st.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		got, err := post(t, c.Client(), "http://replay.invalid", "/v1/chat/completions", "{}")
+		want := "bad cassette: the file changed after it was loaded (the answer it holds is not the one decoded), so answer 1"
+		if !errors.Is(err, ErrBadCassette) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q -> %q: served %q, err = %v; want %q", edit[0], edit[1], got, err, want)
+		}
+		c.Stop()
 	}
 }

@@ -29,7 +29,8 @@ import (
 // characters, invalid UTF-8) it declines with errDecline, and the caller
 // starts again with yaml.v3, whose errors are the ones users see. A
 // replay opened from a file has it leave the answers written as literal
-// blocks in the input, checked and counted only (answer.go).
+// blocks or double-quoted in the input, checked and counted only
+// (answer.go).
 
 // errDecline: the input is not in the layout the fast decoder knows.
 var errDecline = errors.New("not in go-vcr's own layout")
@@ -41,8 +42,8 @@ const vcrReadSize = 64 << 10
 // decodeVCR decodes a go-vcr cassette from r, of size bytes (0 when not
 // known), into c; errDecline (with c as it was) when the input is not in
 // the layout it knows or cannot be read. When spans is not nil, an answer
-// written as a literal block scalar is only checked and counted, not
-// decoded: its Body stays empty and spans[n] says where it lies in the
+// written as a literal block or double-quoted scalar is only checked and
+// counted, not decoded: its Body stays empty and spans[n] says where it lies in the
 // input (interaction n, from 0), for a replay to read it from there
 // (answer.go).
 func decodeVCR(r io.Reader, size int64, c *vcr.Cassette, spans map[int]*blockSpan) error {

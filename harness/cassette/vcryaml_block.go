@@ -10,10 +10,9 @@ import (
 
 // literal reads a literal block scalar (|, |-, |+, |2, |-2, |2+ ...) that
 // is the value of a key at column owner: its header here, then its lines
-// through a blockScalar. Into the arena, or, when the decoder keeps
-// answers in the file (answer true and d.spans set), only checked and
-// counted, and where it lies is returned. It leaves the decoder on the line
-// that ends the scalar.
+// through a blockScalar (read). For an answer left in the input, where it
+// lies is returned. It leaves the decoder on the line that ends the
+// scalar.
 func (d *vcrDecoder) literal(owner int, answer bool) (*blockSpan, error) {
 	d.r.Discard(1)
 	chomp, indent := byte(0), 0
@@ -42,30 +41,9 @@ func (d *vcrDecoder) literal(owner int, answer bool) (*blockSpan, error) {
 	}
 	b := &blockScalar{r: d.r, owner: owner, indent: indent, chomp: chomp}
 	start := d.offset()
-	var size int64
-	var sum uint32
-	for {
-		var n int
-		var err error
-		if answer && d.spans != nil {
-			// checked, counted and summed in a scratch part of the
-			// arena, kept nowhere
-			d.room(4096)
-			free := d.arena[len(d.arena):cap(d.arena)]
-			n, err = b.Read(free)
-			sum = crc32.Update(sum, answerSum, free[:n])
-		} else {
-			d.room(1)
-			n, err = b.Read(d.arena[len(d.arena):cap(d.arena)])
-			d.arena = d.arena[:len(d.arena)+n]
-		}
-		size += int64(n)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	size, sum, err := d.read(b, answer)
+	if err != nil {
+		return nil, err
 	}
 	d.eof, d.col = b.eof, b.col
 	if !answer || d.spans == nil || size == 0 {
@@ -76,6 +54,33 @@ func (d *vcrDecoder) literal(owner int, answer bool) (*blockSpan, error) {
 		end -= int64(b.col) // the spaces of the line that ends the scalar
 	}
 	return &blockSpan{start: start, end: end, indent: b.indent, chomp: chomp, size: size, sum: sum}, nil
+}
+
+// read reads a scalar's decoded bytes from r to its end: into the arena,
+// or, for an answer when the decoder keeps answers in the input (d.spans),
+// only checked, counted and summed in a scratch part of the arena, kept
+// nowhere.
+func (d *vcrDecoder) read(r io.Reader, answer bool) (size int64, sum uint32, err error) {
+	for {
+		var n int
+		if answer && d.spans != nil {
+			d.room(4096)
+			free := d.arena[len(d.arena):cap(d.arena)]
+			n, err = r.Read(free)
+			sum = crc32.Update(sum, answerSum, free[:n])
+		} else {
+			d.room(1)
+			n, err = r.Read(d.arena[len(d.arena):cap(d.arena)])
+			d.arena = d.arena[:len(d.arena)+n]
+		}
+		size += int64(n)
+		if err == io.EOF {
+			return size, sum, nil
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+	}
 }
 
 // A blockScalar reads the lines of one literal block scalar, from the line

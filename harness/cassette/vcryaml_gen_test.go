@@ -272,15 +272,42 @@ func literalValue(body string) string {
 	return header + "\n" + strings.TrimSuffix(strings.Join(lines, "\n"), "\n")
 }
 
+// quotedValue writes body as a double-quoted value of doc's "body:", on
+// one line: line breaks, quotes and backslashes escaped, and some of the
+// other characters too, at random.
+func quotedValue(r *rand.Rand, body string) string {
+	var b strings.Builder
+	b.WriteString(` "`)
+	for _, c := range body {
+		switch {
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '"' || c == '\\':
+			b.WriteString(`\` + string(c))
+		case r.IntN(8) == 0:
+			fmt.Fprintf(&b, `\U%08x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString(`"`)
+	return b.String()
+}
+
 // TestAnswersGeneratedLong: answers with lines longer than the decoder's
-// buffer, empty lines, more-indented lines and every chomping are decoded
-// as yaml.v3 decodes them and read back alike from the input (likeYAML:
-// whole and a byte at a time), and in reads of other sizes.
+// buffer, written as literal blocks (with empty lines, more-indented lines
+// and every chomping) and as double-quoted scalars (one line, with
+// escapes), are decoded as yaml.v3 decodes them and read back alike from
+// the input (likeYAML: whole and a byte at a time), and in reads of other
+// sizes.
 func TestAnswersGeneratedLong(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 4))
-	for n := range 8 {
+	for n := range 12 {
 		body := genAnswer(r)
 		data := []byte(doc(literalValue(body)))
+		if n%3 == 2 {
+			data = []byte(doc(quotedValue(r, body)))
+		}
 		name := fmt.Sprintf("long answer %d", n)
 		if !likeYAML(t, name, data) {
 			t.Fatalf("%s: declined", name)

@@ -48,7 +48,11 @@ func (d *vcrDecoder) scalar(owner int, answer, block bool) (string, *blockSpan, 
 	case '\'':
 		err = d.singleQuoted()
 	case '"':
-		err = d.doubleQuoted()
+		span, err := d.doubleQuoted(answer)
+		if err != nil {
+			return "", nil, err
+		}
+		return d.take(answer), span, d.endLine()
 	case '|':
 		if !block {
 			return "", nil, errDecline
@@ -227,95 +231,6 @@ func (d *vcrDecoder) singleQuoted() error {
 		}
 		return nil
 	}
-}
-
-// doubleQuoted reads a one-line double-quoted scalar with yaml.v3's
-// escapes; the text between escapes is checked as it is read.
-func (d *vcrDecoder) doubleQuoted() error {
-	d.r.Discard(1)
-	run := len(d.arena) - d.start // where the text since the last escape starts
-	for {
-		stop, err := d.copyUntil("\"\\\n")
-		if err != nil {
-			return err
-		}
-		if !validText(d.arena[d.start+run:], true) {
-			return errDecline
-		}
-		switch stop {
-		case '\n':
-			return errDecline // folded over lines
-		case '"':
-			d.r.Discard(1)
-			return nil
-		}
-		if err := d.escape(); err != nil {
-			return err
-		}
-		run = len(d.arena) - d.start
-	}
-}
-
-// escape reads one backslash escape of a double-quoted scalar.
-func (d *vcrDecoder) escape() error {
-	p, _ := d.r.Peek(2)
-	if len(p) < 2 {
-		return errDecline
-	}
-	digits := 0
-	switch p[1] {
-	case '0':
-		d.put(0)
-	case 'a':
-		d.put('\a')
-	case 'b':
-		d.put('\b')
-	case 't', '\t':
-		d.put('\t')
-	case 'n':
-		d.put('\n')
-	case 'v':
-		d.put('\v')
-	case 'f':
-		d.put('\f')
-	case 'r':
-		d.put('\r')
-	case 'e':
-		d.put(0x1b)
-	case ' ', '"', '\'', '\\':
-		d.put(p[1])
-	case 'N':
-		d.put(0xc2, 0x85)
-	case '_':
-		d.put(0xc2, 0xa0)
-	case 'L':
-		d.put(0xe2, 0x80, 0xa8)
-	case 'P':
-		d.put(0xe2, 0x80, 0xa9)
-	case 'x':
-		digits = 2
-	case 'u':
-		digits = 4
-	case 'U':
-		digits = 8
-	default:
-		return errDecline // an escaped line break, or not an escape
-	}
-	if digits == 0 {
-		d.r.Discard(2)
-		return nil
-	}
-	p, _ = d.r.Peek(2 + digits)
-	if len(p) < 2+digits {
-		return errDecline
-	}
-	v, err := strconv.ParseUint(string(p[2:]), 16, 32)
-	if err != nil || strings.ContainsAny(string(p[2:]), "+-_") || v >= 0xd800 && v <= 0xdfff || v > 0x10ffff {
-		return errDecline
-	}
-	d.put(utf8.AppendRune(nil, rune(v))...)
-	d.r.Discard(2 + digits)
-	return nil
 }
 
 // buffered returns the bytes read but not consumed, reading more when there
