@@ -238,18 +238,18 @@ func TestAnswerFileChanged(t *testing.T) {
 // count toward AGENTVCR_MAX_CASSETTE_MB as those in memory do, with the
 // same message, and are served whole under a higher limit.
 func TestAnswersCountTowardTheLimit(t *testing.T) {
-	body := strings.Repeat("data: x\n\n", 120<<10) // 1.05 MiB each
+	body := strings.Repeat("data: x\n\n", 70<<10) // 0.62 MiB each
 	path := writeCassette(t, answerText(body, body, body))
-	t.Setenv(MaxBytesEnv, "2")
+	t.Setenv(MaxBytesEnv, "1")
 	_, err := Open(path, ModeReplay, nil, Options{})
-	want := "its interactions expand to more than the limit of 2 MiB (YAML aliases count each time they are used; 2 of 3 interactions counted)"
+	want := "its interactions expand to more than the limit of 1 MiB (YAML aliases count each time they are used; 2 of 3 interactions counted)"
 	if !errors.Is(err, ErrBadCassette) || !strings.Contains(err.Error(), want) {
-		t.Errorf("limit 2 MiB: err = %v", err)
+		t.Errorf("limit 1 MiB: err = %v", err)
 	}
-	t.Setenv(MaxBytesEnv, "4")
+	t.Setenv(MaxBytesEnv, "2")
 	c, err := Open(path, ModeReplay, nil, Options{})
 	if err != nil {
-		t.Fatalf("limit 4 MiB: %v", err)
+		t.Fatalf("limit 2 MiB: %v", err)
 	}
 	if c.answers == nil || len(c.answers.spans) != 3 {
 		t.Fatalf("answers left in the file: %+v, want 3", c.answers)
