@@ -75,6 +75,9 @@ type Cassette struct {
 	// loaded is the replayed cassette, decoded once (Load); its bodies are
 	// served as they are, never copied (replay.go).
 	loaded *vcr.Cassette
+	// answers are those of loaded that a replay opened from a file
+	// reads from it (answer.go); nil when all are in loaded
+	answers *fileAnswers
 
 	// redact is the save filter's work; tests replace it to prove that
 	// the secret scan catches what redaction misses.
@@ -102,11 +105,13 @@ func Open(path string, mode Mode, real http.RoundTripper, opts Options) (*Casset
 	if mode == ModeReplay {
 		// Checked first (Load): go-vcr would take any file it can
 		// decode, whatever it expands to.
-		loaded, err := Load(base)
+		loaded, answers, err := loadAnswers(base)
 		if err != nil {
 			return nil, err
 		}
-		return Replay(base+".yaml", loaded, opts), nil
+		c := Replay(base+".yaml", loaded, opts)
+		c.answers = answers
+		return c, nil
 	}
 	c := &Cassette{file: base + ".yaml", name: opts.Name, mode: mode, opts: opts}
 	if c.name == "" {
@@ -229,6 +234,9 @@ func (c *Cassette) Stop() error {
 	if c.mode == ModeRecord {
 		return c.save()
 	}
+	if err := c.answers.close(); err != nil {
+		return fmt.Errorf("cassette %s: %w", c.file, err)
+	}
 	if c.missed {
 		return nil // the miss already said the conversation went differently
 	}
@@ -256,6 +264,9 @@ func (c *Cassette) Discard() error {
 		c.mu.Lock()
 		c.recorded = nil // never written
 		c.mu.Unlock()
+	}
+	if err := c.answers.close(); err != nil {
+		return fmt.Errorf("cassette %s: %w", c.file, err)
 	}
 	return nil
 }

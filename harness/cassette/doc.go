@@ -16,18 +16,28 @@
 //     bodies, each YAML alias counted every time it is used; MaxBytesEnv,
 //     AGENTVCR_MAX_CASSETTE_MB, raises it) is ErrBadCassette, with a
 //     message that says what to do. Decode applies the same checks to bytes.
-//     The file is decoded once, as it is read (DecodeFile for a file under
-//     any name), and the interactions are served from that one copy
-//     (replay.go): Replay(file, loaded, opts) replays a cassette the
-//     caller already loaded (run -cassette reads its first request with
-//     RecordingOf from the same copy), serving for each request the first
-//     unused interaction that matches, as go-vcr's replaying recorder
-//     would, each body read from the decoded string and dropped from the
-//     cassette once served. Decoding reads go-vcr's own YAML layout
-//     itself, each answer straight into one buffer sized from the file
-//     (vcryaml.go: exactly what yaml.v3 decodes, a test holds it to that),
-//     and hands anything else to yaml.v3 (anchors, comments, folded or
-//     multi-line scalars...), whose errors are the ones reported.
+//     The file is decoded once, as it is read, and a replay opened from a
+//     file holds no answer whole: every answer written as a literal block
+//     scalar or a double-quoted one (as go-vcr writes an event stream, the
+//     latter when its events end in CRLF) stays in the file, checked and
+//     counted by the decoder, and is read from there as the caller reads the
+//     response (answer.go). The file stays open until Stop or Discard, which
+//     close it: one removed or renamed over meanwhile still serves what was
+//     decoded; one changed in place fails the request, or the answer's last
+//     read, with ErrBadCassette, and never passes other bytes off as the
+//     answer. Cassette.Recording reads what the first request says (run
+//     -cassette replays a file this way). Replay(file, loaded, opts) replays
+//     a cassette the caller already decoded with every body in memory
+//     (Decode, DecodeFile for a file under any name, Load; serve keeps them
+//     so, to serve each many times), each body read from the decoded string
+//     and dropped from the cassette once served. Either serves, for each
+//     request, the first unused interaction that matches, as go-vcr's
+//     replaying recorder would (replay.go). Decoding reads go-vcr's own YAML
+//     layout itself, the bodies it holds straight into one buffer sized from
+//     the file (vcryaml.go: exactly what yaml.v3 decodes, a test holds it to
+//     that), and hands anything else to yaml.v3 (anchors, comments, folded
+//     or multi-line scalars...), whose errors are the ones reported and
+//     which holds every body.
 //   - ModeRecord sends requests to real and keeps what go-vcr captures in
 //     memory; Stop redacts, encodes and scans it there, and only a clean
 //     file is written, to a temporary file beside the cassette, then

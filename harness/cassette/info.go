@@ -40,6 +40,15 @@ func ReadRecording(path string) (Recording, error) {
 	return RecordingOf(path, c)
 }
 
+// Recording reads the first request of the cassette a replay serves
+// (RecordingOf of what Open or Replay loaded).
+func (c *Cassette) Recording() (Recording, error) {
+	if c.mode != ModeReplay {
+		return Recording{}, fmt.Errorf("cassette %s: recording, not replaying: nothing recorded to read yet", c.file)
+	}
+	return RecordingOf(c.file, c.loaded)
+}
+
 // RecordingOf reads the first request of a cassette already loaded (Load,
 // Decode); path names it in errors.
 func RecordingOf(path string, c *vcr.Cassette) (Recording, error) {

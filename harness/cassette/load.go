@@ -52,20 +52,55 @@ func maxBytes() (int64, error) {
 // interaction without a request method and URL or without a response
 // status.
 func Load(path string) (*vcr.Cassette, error) {
-	file := strings.TrimSuffix(path, ".yaml") + ".yaml"
-	f, err := os.Open(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("cassette %s: %w: no such file", file, vcr.ErrCassetteNotFound)
-	}
+	f, file, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cassette %s: %w", file, err)
+		return nil, err
 	}
 	defer f.Close()
-	c, err := decodeFile(f)
+	c, err := decodeFile(f, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
 	return c, nil
+}
+
+// openFile opens the cassette file at path (".yaml" added when missing),
+// with Load's errors; file is its name.
+func openFile(path string) (f *os.File, file string, err error) {
+	file = strings.TrimSuffix(path, ".yaml") + ".yaml"
+	f, err = os.Open(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, file, fmt.Errorf("cassette %s: %w: no such file", file, vcr.ErrCassetteNotFound)
+	}
+	if err != nil {
+		return nil, file, fmt.Errorf("cassette %s: %w", file, err)
+	}
+	return f, file, nil
+}
+
+// loadAnswers is Load for a replay (Open): the answers written as literal
+// block scalars stay in the file, which stays open for the replay to read
+// them from (answer.go), unless there are none. answers is nil when
+// every answer is in memory.
+func loadAnswers(path string) (c *vcr.Cassette, answers *fileAnswers, err error) {
+	f, file, err := openFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var spans map[int]*blockSpan
+	st, err := f.Stat()
+	if err == nil && st.Mode().IsRegular() {
+		spans = map[int]*blockSpan{}
+	}
+	c, err = decodeFile(f, spans)
+	if err != nil || len(spans) == 0 {
+		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("cassette %s: %w", file, err)
+		}
+		return c, nil, nil
+	}
+	return c, &fileAnswers{f: f, name: file, size: st.Size(), mod: st.ModTime(), spans: spans}, nil
 }
 
 // DecodeFile decodes and checks the cassette file at path (the name as
@@ -77,20 +112,21 @@ func DecodeFile(path string) (*vcr.Cassette, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return decodeFile(f)
+	return decodeFile(f, nil)
 }
 
 // decodeFile decodes f as it reads it: the fast path (vcryaml.go) first,
-// for a regular file; yaml.v3 reads the file again from its start when the
-// fast path declines it.
-func decodeFile(f *os.File) (*vcr.Cassette, error) {
+// for a regular file, leaving the answers it can in the file when spans is
+// not nil (decodeVCR); yaml.v3 reads the file again from its start when
+// the fast path declines it.
+func decodeFile(f *os.File, spans map[int]*blockSpan) (*vcr.Cassette, error) {
 	var size int64
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	return decode(func(c *vcr.Cassette) error {
+	return decode(spans, func(c *vcr.Cassette) error {
 		if size > 0 {
-			if decodeVCR(f, size, c) == nil {
+			if decodeVCR(f, size, c, spans) == nil {
 				return nil
 			}
 			if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -107,16 +143,17 @@ func decodeFile(f *os.File) (*vcr.Cassette, error) {
 
 // Decode decodes and checks a cassette's bytes (see Load).
 func Decode(data []byte) (*vcr.Cassette, error) {
-	return decode(func(c *vcr.Cassette) error {
-		if decodeVCR(bytes.NewReader(data), int64(len(data)), c) == nil {
+	return decode(nil, func(c *vcr.Cassette) error {
+		if decodeVCR(bytes.NewReader(data), int64(len(data)), c, nil) == nil {
 			return nil
 		}
 		return yaml.Unmarshal(data, c)
 	})
 }
 
-// decode runs unmarshal into a cassette and checks it (see Load).
-func decode(unmarshal func(*vcr.Cassette) error) (*vcr.Cassette, error) {
+// decode runs unmarshal into a cassette and checks it (see Load); spans
+// are the answers unmarshal left in the file, counted in its size.
+func decode(spans map[int]*blockSpan, unmarshal func(*vcr.Cassette) error) (*vcr.Cassette, error) {
 	var c vcr.Cassette
 	if err := unmarshal(&c); err != nil {
 		msg := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
@@ -149,6 +186,9 @@ func decode(unmarshal func(*vcr.Cassette) error) (*vcr.Cassette, error) {
 			return nil, fmt.Errorf("%w: interaction %d has %s: re-record the cassette, or delete the interaction", ErrBadCassette, n+1, what)
 		}
 		size += int64(len(i.Request.URL) + len(i.Request.Body) + len(i.Response.Body))
+		if span := spans[n]; span != nil {
+			size += span.size
+		}
 		if size > limit {
 			return nil, fmt.Errorf("%w: its interactions expand to more than the limit of %d MiB (YAML aliases count each time they are used; %d of %d interactions counted): if the file is yours, raise the limit with %s=N (MiB)",
 				ErrBadCassette, limit>>20, n+1, len(c.Interactions), MaxBytesEnv)

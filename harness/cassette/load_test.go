@@ -140,7 +140,7 @@ func TestLoadCassetteEmbedded(t *testing.T) {
 func TestLoadCassetteLimitWithoutAliases(t *testing.T) {
 	body := strings.Repeat("x", 1<<20)
 	text := "---\nversion: 1\ninteractions:\n" + strings.Repeat(interactionYAML(`'{}'`, "|-\n            "+body, "200"), 3)
-	if err := decodeVCR(strings.NewReader(text), int64(len(text)), new(vcr.Cassette)); err != nil {
+	if err := decodeVCR(strings.NewReader(text), int64(len(text)), new(vcr.Cassette), nil); err != nil {
 		t.Fatalf("the fast path declines the test's cassette: %v", err)
 	}
 	path := writeCassette(t, text)

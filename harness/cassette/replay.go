@@ -21,6 +21,7 @@ import (
 // loaded as it is served (an interaction serves one request at most): once
 // the caller has read the answer, its memory can be reused (issue 23: a
 // 52 MiB answer stayed while the agent held the text it merged from it).
+// Open replays a file without holding its answers at all (answer.go).
 func Replay(file string, loaded *vcr.Cassette, opts Options) *Cassette {
 	c := &Cassette{file: file, name: opts.Name, mode: ModeReplay, opts: opts, loaded: loaded}
 	if c.name == "" {
@@ -91,12 +92,24 @@ func (c *Cassette) replay(req *http.Request, body []byte) (*http.Response, Reque
 	if n < 0 {
 		return nil, sent, fmt.Errorf("cassette %s: %w", c.file, vcr.ErrInteractionNotFound)
 	}
-	length := int64(len(rec.Body))
+	answer, length, err := c.answer(n, rec.Body)
+	if err != nil {
+		return nil, RequestKey{}, err
+	}
 	if req.Method == http.MethodHead {
 		if v, err := strconv.ParseInt(rec.Headers.Get("Content-Length"), 10, 64); err == nil {
 			length = v
 		}
 	}
 	return &http.Response{Status: rec.Status, StatusCode: rec.Code, Proto: "HTTP/1.0", ProtoMajor: 1, Request: req,
-		Header: rec.Headers, Close: true, ContentLength: length, Body: io.NopCloser(strings.NewReader(rec.Body))}, RequestKey{}, nil
+		Header: rec.Headers, Close: true, ContentLength: length, Body: io.NopCloser(answer)}, RequestKey{}, nil
+}
+
+// answer is the recorded body of interaction n, and its length: body as
+// it is, or read from the file when the replay left it there (answer.go).
+func (c *Cassette) answer(n int, body string) (io.Reader, int64, error) {
+	if c.answers != nil && c.answers.spans[n] != nil {
+		return c.answers.open(n)
+	}
+	return strings.NewReader(body), int64(len(body)), nil
 }

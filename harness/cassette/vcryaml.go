@@ -27,7 +27,10 @@ import (
 // {} and [], folded or multi-line scalars, nulls, duplicate or unknown
 // keys, tabs in indentation, line breaks other than \n, control
 // characters, invalid UTF-8) it declines with errDecline, and the caller
-// starts again with yaml.v3, whose errors are the ones users see.
+// starts again with yaml.v3, whose errors are the ones users see. A
+// replay opened from a file has it leave the answers written as literal
+// blocks or double-quoted in the input, checked and counted only
+// (answer.go).
 
 // errDecline: the input is not in the layout the fast decoder knows.
 var errDecline = errors.New("not in go-vcr's own layout")
@@ -38,11 +41,17 @@ const vcrReadSize = 64 << 10
 
 // decodeVCR decodes a go-vcr cassette from r, of size bytes (0 when not
 // known), into c; errDecline (with c as it was) when the input is not in
-// the layout it knows or cannot be read.
-func decodeVCR(r io.Reader, size int64, c *vcr.Cassette) error {
+// the layout it knows or cannot be read. When spans is not nil, an answer
+// written as a literal block or double-quoted scalar is only checked and
+// counted, not decoded: its Body stays empty and spans[n] says where it lies in the
+// input (interaction n, from 0), for a replay to read it from there
+// (answer.go).
+func decodeVCR(r io.Reader, size int64, c *vcr.Cassette, spans map[int]*blockSpan) error {
 	src := &countingReader{r: r}
-	d := &vcrDecoder{r: bufio.NewReaderSize(src, vcrReadSize), src: src, size: size}
-	if size > 0 {
+	d := &vcrDecoder{r: bufio.NewReaderSize(src, vcrReadSize), src: src, spans: spans}
+	if size > 0 && spans == nil {
+		// the bodies will be held: one arena for them all
+		d.size = size
 		// no more than the bound: a larger cassette is refused anyway
 		limit, err := maxBytes()
 		if err != nil {
@@ -52,6 +61,7 @@ func decodeVCR(r io.Reader, size int64, c *vcr.Cassette) error {
 	}
 	version, interactions, err := d.document()
 	if err != nil {
+		clear(spans)
 		return errDecline
 	}
 	c.Version, c.Interactions = version, interactions
@@ -62,11 +72,15 @@ func decodeVCR(r io.Reader, size int64, c *vcr.Cassette) error {
 // byte after the indentation of a line that holds something (col is that
 // indentation), or at the end of the input (eof).
 type vcrDecoder struct {
-	r    *bufio.Reader
-	src  *countingReader
+	r   *bufio.Reader
+	src *countingReader
+	// size is the input's length when the arena is sized from it, else 0
 	size int64
 	col  int
 	eof  bool
+	// spans, when not nil, receives where each answer written as a
+	// literal block lies (decodeVCR)
+	spans map[int]*blockSpan
 	// arena holds every decoded body; start is where the scalar being
 	// decoded begins in it.
 	arena []byte
@@ -112,6 +126,7 @@ func (d *vcrDecoder) interactions() ([]*vcr.Interaction, error) {
 	err := d.nested(func(ind int) error {
 		return d.sequence(ind, func() error {
 			i := new(vcr.Interaction)
+			n := len(out)
 			out = append(out, i)
 			return d.mapping(d.col, func(key string) error {
 				owner := d.col
@@ -128,7 +143,7 @@ func (d *vcrDecoder) interactions() ([]*vcr.Interaction, error) {
 						if ind <= owner {
 							return errDecline
 						}
-						return d.mapping(ind, d.responseField(&i.Response))
+						return d.mapping(ind, d.responseField(&i.Response, n))
 					})
 				}
 				return errDecline
@@ -145,7 +160,7 @@ func (d *vcrDecoder) requestField(r *vcr.Request) func(string) error {
 		case "body":
 			// copied out of the arena, so that the answers' arena is
 			// garbage once a replay has served them (replay.go)
-			r.Body, err = d.stringValue(owner, false)
+			r.Body, err = d.stringValue(owner)
 		case "form":
 			var m map[string][]string
 			m, err = d.stringsMap(owner)
@@ -153,9 +168,9 @@ func (d *vcrDecoder) requestField(r *vcr.Request) func(string) error {
 		case "headers":
 			r.Headers, err = d.stringsMap(owner)
 		case "url":
-			r.URL, err = d.stringValue(owner, false)
+			r.URL, err = d.stringValue(owner)
 		case "method":
-			r.Method, err = d.stringValue(owner, false)
+			r.Method, err = d.stringValue(owner)
 		default:
 			err = errDecline
 		}
@@ -163,16 +178,20 @@ func (d *vcrDecoder) requestField(r *vcr.Request) func(string) error {
 	}
 }
 
-func (d *vcrDecoder) responseField(r *vcr.Response) func(string) error {
+func (d *vcrDecoder) responseField(r *vcr.Response, n int) func(string) error {
 	owner := d.col
 	return func(key string) (err error) {
 		switch key {
 		case "body":
-			r.Body, err = d.stringValue(owner, true)
+			var span *blockSpan
+			r.Body, span, err = d.answerValue(owner)
+			if span != nil {
+				d.spans[n] = span
+			}
 		case "headers":
 			r.Headers, err = d.stringsMap(owner)
 		case "status":
-			r.Status, err = d.stringValue(owner, false)
+			r.Status, err = d.stringValue(owner)
 		case "code":
 			r.Code, err = d.intValue()
 		case "duration":
@@ -216,7 +235,7 @@ func (d *vcrDecoder) stringList(owner int) ([]string, error) {
 			return errDecline
 		}
 		return d.sequence(ind, func() error {
-			s, err := d.scalar(ind, false, false)
+			s, _, err := d.scalar(ind, false, false)
 			list = append(list, s)
 			return err
 		})

@@ -1,7 +1,9 @@
 package cassette
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -217,6 +219,123 @@ func TestValidText(t *testing.T) {
 		tabs := n%2 == 0
 		if got, want := validText(b, tabs), plain(b, tabs); got != want {
 			t.Fatalf("validText(%q, %v) = %v, want %v", b, tabs, got, want)
+		}
+	}
+}
+
+// longPieces make long lines: characters of one to four bytes, so that the
+// decoder's buffer ends inside some of them, and what JSON events hold.
+var longPieces = []string{"a", "é", "中", "😀", "data: ", "\"", "\\", ": ", "#", "|"}
+
+// genAnswer is an answer of up to six lines, each empty, short, or up to
+// 150 KiB (longer than the decoder's 64 KiB buffer), some starting with
+// spaces, then any number of line breaks or none.
+func genAnswer(r *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + r.IntN(6) {
+		if r.IntN(3) > 0 {
+			b.WriteString(strings.Repeat(" ", r.IntN(3)))
+			for n := r.IntN(150 << 10); n > 0; n -= 4 {
+				b.WriteString(longPieces[r.IntN(len(longPieces))])
+			}
+			b.WriteString("a")
+		}
+		b.WriteString(strings.Repeat("\n", 1+r.IntN(3)))
+	}
+	if r.IntN(3) == 0 {
+		return strings.TrimRight(b.String(), "\n")
+	}
+	return b.String()
+}
+
+// literalValue writes body as a literal block value of doc's "body:"
+// (yaml.v3 would quote it: it escapes characters beyond U+FFFF): the
+// chomping indicator its final line breaks need, and an indentation
+// indicator when its first line with text starts with a space.
+func literalValue(body string) string {
+	header := " |"
+	if first := strings.TrimLeft(body, "\n"); strings.HasPrefix(first, " ") {
+		header += "4"
+	}
+	switch {
+	case !strings.HasSuffix(body, "\n"):
+		header += "-"
+	case strings.HasSuffix(body, "\n\n"):
+		header += "+"
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "            " + l
+		}
+	}
+	return header + "\n" + strings.TrimSuffix(strings.Join(lines, "\n"), "\n")
+}
+
+// quotedValue writes body as a double-quoted value of doc's "body:", on
+// one line: line breaks, quotes and backslashes escaped, and some of the
+// other characters too, at random.
+func quotedValue(r *rand.Rand, body string) string {
+	var b strings.Builder
+	b.WriteString(` "`)
+	for _, c := range body {
+		switch {
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '"' || c == '\\':
+			b.WriteString(`\` + string(c))
+		case r.IntN(8) == 0:
+			fmt.Fprintf(&b, `\U%08x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString(`"`)
+	return b.String()
+}
+
+// TestAnswersGeneratedLong: answers with lines longer than the decoder's
+// buffer, written as literal blocks (with empty lines, more-indented lines
+// and every chomping) and as double-quoted scalars (one line, with
+// escapes), are decoded as yaml.v3 decodes them and read back alike from
+// the input (likeYAML: whole and a byte at a time), and in reads of other
+// sizes.
+func TestAnswersGeneratedLong(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 4))
+	for n := range 12 {
+		body := genAnswer(r)
+		data := []byte(doc(literalValue(body)))
+		if n%3 == 2 {
+			data = []byte(doc(quotedValue(r, body)))
+		}
+		name := fmt.Sprintf("long answer %d", n)
+		if !likeYAML(t, name, data) {
+			t.Fatalf("%s: declined", name)
+		}
+		spans := map[int]*blockSpan{}
+		if err := decodeVCR(bytes.NewReader(data), int64(len(data)), new(vcr.Cassette), spans); err != nil {
+			t.Fatal(err)
+		}
+		if len(spans) != 1 {
+			t.Fatalf("%s: %d answers left in the input, want 1", name, len(spans))
+		}
+		for _, size := range []int{7, 4093, 65537} {
+			var got []byte
+			a := readAnswer(bytes.NewReader(data), name, 0, spans[0])
+			buf := make([]byte, size)
+			for {
+				m, err := a.Read(buf)
+				got = append(got, buf[:m]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: in reads of %d bytes: %v", name, size, err)
+				}
+			}
+			if string(got) != body {
+				t.Fatalf("%s: in reads of %d bytes: %d bytes, want %d", name, size, len(got), len(body))
+			}
 		}
 	}
 }

@@ -66,6 +66,11 @@ func (d *vcrDecoder) line() error {
 	}
 }
 
+// offset is where the decoder stands in the input.
+func (d *vcrDecoder) offset() int64 {
+	return d.src.n - int64(d.r.Buffered())
+}
+
 // countingReader counts the bytes read, so that the decoder knows how
 // much input is left (vcrDecoder.put sizes a new arena from it).
 type countingReader struct {

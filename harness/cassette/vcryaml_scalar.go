@@ -15,55 +15,71 @@ import (
 // (|, with chomping and indentation indicators) as mapping values.
 
 // stringValue reads a string value after "key:" of a mapping keyed at
-// column owner. A body (body true) stays in the arena; any other string is
-// copied out of it.
-func (d *vcrDecoder) stringValue(owner int, body bool) (string, error) {
+// column owner: a copy, never a view of the arena.
+func (d *vcrDecoder) stringValue(owner int) (string, error) {
+	s, _, err := d.value(owner, false)
+	return s, err
+}
+
+// answerValue reads a response body after "key:" of a mapping keyed at
+// column owner: a view of the arena, or, for a literal block when the
+// decoder keeps answers in the input (d.spans), "" and where it lies.
+func (d *vcrDecoder) answerValue(owner int) (string, *blockSpan, error) {
+	return d.value(owner, true)
+}
+
+func (d *vcrDecoder) value(owner int, answer bool) (string, *blockSpan, error) {
 	if b, err := d.r.ReadByte(); err != nil || b != ' ' {
-		return "", errDecline // a null value, or "key:value"
+		return "", nil, errDecline // a null value, or "key:value"
 	}
 	d.spaces()
-	return d.scalar(owner, body, true)
+	return d.scalar(owner, answer, true)
 }
 
 // scalar reads the scalar that starts here; a literal block scalar only
 // when block is true. It leaves the decoder on the next line.
-func (d *vcrDecoder) scalar(owner int, body, block bool) (string, error) {
+func (d *vcrDecoder) scalar(owner int, answer, block bool) (string, *blockSpan, error) {
 	d.start = len(d.arena)
 	p, err := d.r.Peek(1)
 	if err != nil {
-		return "", errDecline
+		return "", nil, errDecline
 	}
 	switch p[0] {
 	case '\'':
 		err = d.singleQuoted()
 	case '"':
-		err = d.doubleQuoted()
+		span, err := d.doubleQuoted(answer)
+		if err != nil {
+			return "", nil, err
+		}
+		return d.take(answer), span, d.endLine()
 	case '|':
 		if !block {
-			return "", errDecline
+			return "", nil, errDecline
 		}
-		if err := d.literal(owner); err != nil {
-			return "", err
+		span, err := d.literal(owner, answer)
+		if err != nil {
+			return "", nil, err
 		}
-		return d.take(body), nil
+		return d.take(answer), span, nil
 	default:
 		err = d.plain()
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	s := d.take(body)
-	return s, d.endLine()
+	s := d.take(answer)
+	return s, nil, d.endLine()
 }
 
-// take returns the scalar just decoded: a view of the arena for a body,
-// else a copy, and the arena's bytes are used again.
-func (d *vcrDecoder) take(body bool) string {
+// take returns the scalar just decoded: a view of the arena for an
+// answer, else a copy, and the arena's bytes are used again.
+func (d *vcrDecoder) take(answer bool) string {
 	b := d.arena[d.start:]
 	switch {
 	case len(b) == 0:
 		return ""
-	case body:
+	case answer:
 		// The arena is only appended to: these bytes never change.
 		return unsafe.String(&b[0], len(b))
 	}
@@ -72,22 +88,29 @@ func (d *vcrDecoder) take(body bool) string {
 	return s
 }
 
-// put appends decoded bytes to the arena. When they do not fit, the
-// scalar begun so far moves to a new arena with room for the rest of the
-// input; the old one stays with the bodies that point into it.
+// put appends decoded bytes to the arena.
 func (d *vcrDecoder) put(b ...byte) {
-	if len(d.arena)+len(b) > cap(d.arena) {
-		part := d.arena[d.start:]
-		extra := max(len(b), 4096, len(part))
-		if d.size > 0 {
-			left := d.size - (d.src.n - int64(d.r.Buffered()))
-			extra = max(len(b), 4096, len(part)/2, int(min(left, 1<<40)))
-		}
-		arena := make([]byte, len(part), len(part)+extra)
-		copy(arena, part)
-		d.arena, d.start = arena, 0
-	}
+	d.room(len(b))
 	d.arena = append(d.arena, b...)
+}
+
+// room makes room for n more bytes in the arena. When they do not fit,
+// the scalar begun so far moves to a new arena with room for the rest of
+// the input (when its size is known); the old one stays with the bodies
+// that point into it.
+func (d *vcrDecoder) room(n int) {
+	if len(d.arena)+n <= cap(d.arena) {
+		return
+	}
+	part := d.arena[d.start:]
+	extra := max(n, 4096, len(part))
+	if d.size > 0 {
+		left := d.size - d.offset()
+		extra = max(n, 4096, len(part)/2, int(min(left, 1<<40)))
+	}
+	arena := make([]byte, len(part), len(part)+extra)
+	copy(arena, part)
+	d.arena, d.start = arena, 0
 }
 
 // plain reads a one-line plain scalar that yaml.v3 reads as a string with
@@ -208,95 +231,6 @@ func (d *vcrDecoder) singleQuoted() error {
 		}
 		return nil
 	}
-}
-
-// doubleQuoted reads a one-line double-quoted scalar with yaml.v3's
-// escapes; the text between escapes is checked as it is read.
-func (d *vcrDecoder) doubleQuoted() error {
-	d.r.Discard(1)
-	run := len(d.arena) - d.start // where the text since the last escape starts
-	for {
-		stop, err := d.copyUntil("\"\\\n")
-		if err != nil {
-			return err
-		}
-		if !validText(d.arena[d.start+run:], true) {
-			return errDecline
-		}
-		switch stop {
-		case '\n':
-			return errDecline // folded over lines
-		case '"':
-			d.r.Discard(1)
-			return nil
-		}
-		if err := d.escape(); err != nil {
-			return err
-		}
-		run = len(d.arena) - d.start
-	}
-}
-
-// escape reads one backslash escape of a double-quoted scalar.
-func (d *vcrDecoder) escape() error {
-	p, _ := d.r.Peek(2)
-	if len(p) < 2 {
-		return errDecline
-	}
-	digits := 0
-	switch p[1] {
-	case '0':
-		d.put(0)
-	case 'a':
-		d.put('\a')
-	case 'b':
-		d.put('\b')
-	case 't', '\t':
-		d.put('\t')
-	case 'n':
-		d.put('\n')
-	case 'v':
-		d.put('\v')
-	case 'f':
-		d.put('\f')
-	case 'r':
-		d.put('\r')
-	case 'e':
-		d.put(0x1b)
-	case ' ', '"', '\'', '\\':
-		d.put(p[1])
-	case 'N':
-		d.put(0xc2, 0x85)
-	case '_':
-		d.put(0xc2, 0xa0)
-	case 'L':
-		d.put(0xe2, 0x80, 0xa8)
-	case 'P':
-		d.put(0xe2, 0x80, 0xa9)
-	case 'x':
-		digits = 2
-	case 'u':
-		digits = 4
-	case 'U':
-		digits = 8
-	default:
-		return errDecline // an escaped line break, or not an escape
-	}
-	if digits == 0 {
-		d.r.Discard(2)
-		return nil
-	}
-	p, _ = d.r.Peek(2 + digits)
-	if len(p) < 2+digits {
-		return errDecline
-	}
-	v, err := strconv.ParseUint(string(p[2:]), 16, 32)
-	if err != nil || strings.ContainsAny(string(p[2:]), "+-_") || v >= 0xd800 && v <= 0xdfff || v > 0x10ffff {
-		return errDecline
-	}
-	d.put(utf8.AppendRune(nil, rune(v))...)
-	d.r.Discard(2 + digits)
-	return nil
 }
 
 // buffered returns the bytes read but not consumed, reading more when there

@@ -3,11 +3,13 @@ package cassette
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"github.com/google/go-cmp/cmp"
@@ -21,7 +23,7 @@ import (
 func likeYAML(t *testing.T, name string, data []byte) bool {
 	t.Helper()
 	var fast vcr.Cassette
-	err := decodeVCR(bytes.NewReader(data), int64(len(data)), &fast)
+	err := decodeVCR(bytes.NewReader(data), int64(len(data)), &fast, nil)
 	if err != nil {
 		if !errors.Is(err, errDecline) {
 			t.Fatalf("%s: fast path: %v, want errDecline", name, err)
@@ -33,12 +35,13 @@ func likeYAML(t *testing.T, name string, data []byte) bool {
 	}
 	// an arena far too small at first: the bodies move to new ones
 	var grown vcr.Cassette
-	if err := decodeVCR(bytes.NewReader(data), 1, &grown); err != nil {
+	if err := decodeVCR(bytes.NewReader(data), 1, &grown, nil); err != nil {
 		t.Fatalf("%s: with an arena of 1 byte at first: %v", name, err)
 	}
 	if diff := cmp.Diff(fast.Interactions, grown.Interactions, cmpopts.IgnoreUnexported(vcr.Response{})); diff != "" {
 		t.Fatalf("%s: with an arena of 1 byte at first (-sized +grown):\n%s", name, diff)
 	}
+	answersFromInput(t, name, data, &fast)
 	var want vcr.Cassette
 	if err := yaml.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%s: the fast path accepted what yaml.v3 refuses (%v):\n%q", name, err, data)
@@ -173,5 +176,39 @@ func TestFastDecodeScalars(t *testing.T) {
 		if likeYAML(t, name, []byte(text)) {
 			t.Errorf("%s: read by the fast path, want it left to yaml.v3:\n%s", name, text)
 		}
+	}
+}
+
+// answersFromInput decodes data again leaving the answers in the input
+// (decodeVCR with spans), as a replay from a file does, and fails t unless
+// each answer left there reads back as fast decoded it, whole and one byte
+// at a time, and the rest of the cassette is decoded alike.
+func answersFromInput(t *testing.T, name string, data []byte, fast *vcr.Cassette) {
+	t.Helper()
+	spans := map[int]*blockSpan{}
+	var lazy vcr.Cassette
+	if err := decodeVCR(bytes.NewReader(data), int64(len(data)), &lazy, spans); err != nil {
+		t.Fatalf("%s: leaving the answers in the input: %v", name, err)
+	}
+	for n, span := range spans {
+		want := fast.Interactions[n].Response.Body
+		if lazy.Interactions[n].Response.Body != "" || span.size != int64(len(want)) {
+			t.Fatalf("%s: answer %d left in the input with %d bytes decoded (%q) and a length of %d, want none and %d",
+				name, n+1, len(lazy.Interactions[n].Response.Body), lazy.Interactions[n].Response.Body, span.size, len(want))
+		}
+		for _, oneByte := range []bool{false, true} {
+			r := readAnswer(bytes.NewReader(data), name, n, span)
+			if oneByte {
+				r = iotest.OneByteReader(r)
+			}
+			got, err := io.ReadAll(r)
+			if err != nil || string(got) != want {
+				t.Fatalf("%s: answer %d read from the input (a byte at a time: %v): %q, %v; want %q", name, n+1, oneByte, got, err, want)
+			}
+		}
+		lazy.Interactions[n].Response.Body = want
+	}
+	if diff := cmp.Diff(fast.Interactions, lazy.Interactions, cmpopts.IgnoreUnexported(vcr.Response{})); diff != "" || fast.Version != lazy.Version {
+		t.Fatalf("%s: leaving the answers in the input decodes the rest otherwise (-in memory +left in the input):\n%s", name, diff)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	vcr "github.com/dnaeon/go-vcr/v2/cassette"
-
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/demo"
@@ -28,8 +26,9 @@ var injections = map[string]string{
 }
 
 // openReplay opens the cassette the flags name for replay and reads what it
-// recorded: the file (or the embedded cassette) is read and decoded once,
-// and its bodies are served from that one copy (cassette.Replay). cleanup
+// recorded: the file (or the embedded cassette) is read and decoded once; a
+// file's answers are read from it as they are served (cassette.Open), an
+// embedded cassette's from its decoded copy (cassette.Replay). cleanup
 // stops the cassette, reporting unused interactions.
 func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc rechunk.Cutter) (*cassette.Cassette, cassette.Recording, func() error, error) {
 	name := f.cassette
@@ -42,27 +41,25 @@ func openReplay(env Env, f runFlags, api *agent.Format, lang tools.Lang, rc rech
 	if f.cassette == "" && api != nil && api != chat.Format {
 		name = api.Name + "/" + name // the demo recorded in that format
 	}
-	path, loaded, err := loadCassette(env, name, lang)
+	opts := cassette.Options{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc}
+	c, err := openCassette(env, name, lang, opts)
 	if err != nil {
 		return nil, cassette.Recording{}, nil, err
 	}
-	rec, err := cassette.RecordingOf(path, loaded)
+	rec, err := c.Recording()
 	if err != nil {
+		c.Discard()
 		return nil, cassette.Recording{}, nil, err
 	}
-	c := cassette.Replay(path, loaded, cassette.Options{Name: strings.TrimSuffix(filepath.Base(name), ".yaml"), Rechunk: rc})
 	return c, rec, c.Stop, nil
 }
 
-// loadCassette reads and decodes a cassette: a .yaml path on disk, or an
+// openCassette opens a cassette for replay: a .yaml path on disk, or an
 // embedded name ("demo", "quirks/demo.interleave"), in the locale's variant
-// ("demo.en"), decoded from the binary's own bytes. path is what errors
-// call it.
-func loadCassette(env Env, name string, lang tools.Lang) (path string, c *vcr.Cassette, err error) {
+// ("demo.en"), decoded from the binary's own bytes.
+func openCassette(env Env, name string, lang tools.Lang, opts cassette.Options) (*cassette.Cassette, error) {
 	if strings.HasSuffix(name, ".yaml") {
-		path = env.path(name)
-		c, err = cassette.Load(path)
-		return path, c, err
+		return cassette.Open(env.path(name), cassette.ModeReplay, nil, opts)
 	}
 	file := cassette.File(name, lang)
 	data, err := fs.ReadFile(cassettes.FS, file)
@@ -72,17 +69,18 @@ func loadCassette(env Env, name string, lang tools.Lang) (path string, c *vcr.Ca
 				continue
 			}
 			if _, oerr := fs.Stat(cassettes.FS, cassette.File(name, other)); oerr == nil {
-				return "", nil, fmt.Errorf("the embedded cassette %q is recorded in %s only (no %s): run it with -lang %s", name, other, file, other)
+				return nil, fmt.Errorf("the embedded cassette %q is recorded in %s only (no %s): run it with -lang %s", name, other, file, other)
 			}
 		}
 	}
 	if err != nil {
-		return "", nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
+		return nil, fmt.Errorf("no embedded cassette %q (%s): %w; list them with 'agentvcr run -h' or pass a .yaml path", name, file, err)
 	}
-	if c, err = cassette.Decode(data); err != nil {
-		return "", nil, fmt.Errorf("cassette %s: %w", file, err)
+	loaded, err := cassette.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("cassette %s: %w", file, err)
 	}
-	return file, c, nil
+	return cassette.Replay(file, loaded, opts), nil
 }
 
 // detectFile names the format of a raw SSE file from its first event

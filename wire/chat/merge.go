@@ -8,12 +8,13 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
 	"github.com/agentvcr/agentvcr/wire/internal/sse"
+	"github.com/agentvcr/agentvcr/wire/internal/textbuf"
 )
 
 // answer is what the choices merged into it add up to: the whole turn, or
 // one choice of several.
 type answer struct {
-	text     []byte
+	text     textbuf.Buffer
 	thinking []thinkingBuf // reasoning blocks; a change of type starts a new one
 	finish   string
 	finished bool // a non-empty finish_reason was seen
@@ -139,11 +140,9 @@ func (m *merger) choice(ch *choice) {
 // add merges one choice's delta and finish_reason into the answer.
 func (a *answer) add(ch *choice) {
 	d := &ch.Delta
-	var parts []byte
-	a.text, parts = appendContent(a.text, nil, d.Content)
-	a.think(agent.ThinkingReasoning, parts)
+	a.think(agent.ThinkingReasoning, appendContent(&a.text, nil, d.Content))
 	if len(d.Refusal) > 0 && d.Refusal[0] == '"' {
-		a.text = jsonscan.AppendUnquoted(a.text, d.Refusal)
+		a.text.Tail = jsonscan.AppendUnquoted(a.text.Room(len(d.Refusal)), d.Refusal)
 	}
 	if r, had := appendReasoningField(nil, d.ReasoningContent); had {
 		a.think(agent.ThinkingText, r)
@@ -178,7 +177,7 @@ func (a *answer) think(typ string, text []byte) {
 
 // clone returns a copy that shares nothing with a.
 func (a *answer) clone() answer {
-	b := answer{text: bytes.Clone(a.text), finish: a.finish, finished: a.finished, acc: a.acc.clone()}
+	b := answer{text: a.text.Clone(), finish: a.finish, finished: a.finished, acc: a.acc.clone()}
 	for _, th := range a.thinking {
 		b.thinking = append(b.thinking, thinkingBuf{typ: th.typ, text: bytes.Clone(th.text)})
 	}
@@ -196,7 +195,7 @@ func (m *merger) result() *answer {
 // turn returns the merged turn so far.
 func (m *merger) turn() *agent.Turn {
 	a := m.result()
-	t := &agent.Turn{Text: string(a.text), FinishReason: a.finish, ToolCalls: a.acc.drain(), Usage: m.usage}
+	t := &agent.Turn{Text: a.text.String(), FinishReason: a.finish, ToolCalls: a.acc.drain(), Usage: m.usage}
 	for _, th := range a.thinking {
 		t.Thinking = append(t.Thinking, agent.Thinking{Type: th.typ, Text: string(th.text)})
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
+	"github.com/agentvcr/agentvcr/wire/internal/textbuf"
 )
 
 // What a delta may carry besides plain text, and where it goes:
@@ -27,17 +28,20 @@ import (
 //
 // Nothing here is ever an error: a member of a shape not listed adds nothing.
 
-// appendContent adds delta.content to the answer and reasoning buffers.
-func appendContent(text, reasoning []byte, raw rawText) ([]byte, []byte) {
+// appendContent adds delta.content to the answer's text and returns the
+// reasoning buffer grown by any reasoning parts it holds.
+func appendContent(text *textbuf.Buffer, reasoning []byte, raw rawText) []byte {
 	if len(raw) == 0 {
-		return text, reasoning
+		return reasoning
 	}
 	if raw[0] == '"' {
-		return jsonscan.AppendUnquoted(text, raw), reasoning
+		// unquoted, a string is never longer than its literal
+		text.Tail = jsonscan.AppendUnquoted(text.Room(len(raw)), raw)
+		return reasoning
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return text, reasoning // validated by the decoder already
+		return reasoning // validated by the decoder already
 	}
 	items, ok := v.([]any)
 	if !ok {
@@ -46,7 +50,7 @@ func appendContent(text, reasoning []byte, raw rawText) ([]byte, []byte) {
 	for _, item := range items {
 		switch p := item.(type) {
 		case string:
-			text = append(text, p...)
+			text.Tail = append(text.Room(len(p)), p...)
 		case map[string]any:
 			typ, _ := p["type"].(string)
 			switch {
@@ -54,12 +58,12 @@ func appendContent(text, reasoning []byte, raw rawText) ([]byte, []byte) {
 				reasoning = appendReasoningValue(reasoning, p)
 			case typ == "" || typ == "text" || typ == "output_text":
 				if s, ok := p["text"].(string); ok {
-					text = append(text, s...)
+					text.Tail = append(text.Room(len(s)), s...)
 				}
 			}
 		}
 	}
-	return text, reasoning
+	return reasoning
 }
 
 // isReasoningType reports a part type that holds reasoning: thinking,
