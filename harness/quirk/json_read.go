@@ -57,7 +57,7 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			obj := &jsonObject{vals: map[string]any{}}
+			obj := &jsonObject{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -114,7 +114,7 @@ func (r *orderedReader) value() any {
 	switch c := r.data[r.pos]; c {
 	case '{':
 		r.pos++
-		obj := &jsonObject{vals: map[string]any{}}
+		obj := &jsonObject{}
 		for {
 			r.space()
 			if r.data[r.pos] == '}' {
