@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -24,6 +25,12 @@ var jsonEdges = []string{
 	`{"u":"\u0041\u4E2D\uFFFD\udc00\ud83d\ude00x\ud83dx"}`, `{"k\u00e9y":1,"k\"q":2,"<":3}`, `{"arguments":"{\"path\":\"a\\\\b.go\",\"n\":1}"}`,
 	manyKeys, `[1,2]`, `"x"`, `3`, `true`, `null`,
 	``, `{`, `{"a":}`, `{"a":1}x`, `{"a":1} {"b":2}`, `{"a":1,}`, `{'a':1}`, `{"a":01}`, `{"a":"` + "\x01" + `"}`,
+	// what the one-pass reader checks as it reads
+	`{,"a":1}`, `{"a" 1}`, `{"a":1 "b":2}`, `{"a":[1 2]}`, `{"a":[1,]}`, `{"a":[,1]}`, `{1:2}`, `{"a":tru}`, `{"a":nul}`,
+	`{"a":fals}`, `{"a":-}`, `{"a":-01}`, `{"a":1.}`, `{"a":.5}`, `{"a":1e}`, `{"a":1e+}`, `{"a":+1}`, `{"a":"\x"}`,
+	`{"a":"\u12"}`, `{"a":"\u12g4"}`, `{"a":"x`, `{"a":"x\`, `{"a"`, `{"a":`, `{"a":[`, `{"a":1`, "{\"a\":1}\x00",
+	`{x":1}`, `{"a":1,x":2}`, `{"a":trux}`, `{"a":nulx}`, `{"a":falsx}`, `{"a":"\u1`, `{"a":"\u12z4"}`, `{"a":"\u12:4"}`,
+	`{"d":` + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + `}`, // past the reader's bound
 }
 
 // manyKeys is an object past indexFrom members, with keys met again
