@@ -80,20 +80,39 @@ func lines(body []byte) []string {
 // comments, then "event: NAME", then one "data: " line per data line, then
 // a blank line. Format(Parse(b), "\n") is b for a clean stream.
 func Format(events []Event, eol string) []byte {
-	var buf bytes.Buffer
+	size := 0 // the bytes written, so that they go into one buffer
 	for _, ev := range events {
 		for _, c := range ev.Comments {
-			buf.WriteString(":" + c + eol)
+			size += len(":") + len(c) + len(eol)
 		}
 		if ev.Name != "" {
-			buf.WriteString("event: " + ev.Name + eol)
+			size += len("event: ") + len(ev.Name) + len(eol)
 		}
 		if ev.HasData {
-			for _, line := range strings.Split(ev.Data, "\n") {
-				buf.WriteString("data: " + line + eol)
+			lines := strings.Count(ev.Data, "\n") + 1
+			size += lines*(len("data: ")+len(eol)) + len(ev.Data) - (lines - 1)
+		}
+		size += len(eol)
+	}
+	if size == 0 {
+		return nil
+	}
+	buf := make([]byte, 0, size)
+	for _, ev := range events {
+		for _, c := range ev.Comments {
+			buf = append(append(append(buf, ':'), c...), eol...)
+		}
+		if ev.Name != "" {
+			buf = append(append(append(buf, "event: "...), ev.Name...), eol...)
+		}
+		if ev.HasData {
+			for data, more := ev.Data, true; more; {
+				var line string
+				line, data, more = strings.Cut(data, "\n")
+				buf = append(append(append(buf, "data: "...), line...), eol...)
 			}
 		}
-		buf.WriteString(eol)
+		buf = append(buf, eol...)
 	}
-	return buf.Bytes()
+	return buf
 }
