@@ -83,6 +83,9 @@ func (o *jsonObject) set(key string, val any) {
 		o.members[i].val = val
 		return
 	}
+	if o.members == nil {
+		o.members = make([]jsonMember, 0, 4) // most of a stream's objects: one allocation
+	}
 	o.members = append(o.members, jsonMember{key, val})
 	switch {
 	case o.index != nil:
