@@ -147,7 +147,7 @@ func (r *orderedReader) value(depth int) any {
 			if r.next() != '"' {
 				return r.fail()
 			}
-			key := r.str()
+			key := r.key()
 			if r.bad || r.next() != ':' {
 				return r.fail()
 			}
