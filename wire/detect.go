@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/agentvcr/agentvcr/agent"
 )
@@ -30,13 +29,11 @@ func Detect(head []byte) *agent.Format {
 		case "event":
 			typ = string(value)
 		case "data":
-			var probe struct {
-				Type string `json:"type"`
-			}
-			if json.Unmarshal(value, &probe) != nil {
+			t, ok := dataType(value)
+			if !ok {
 				continue
 			}
-			typ, data = probe.Type, value
+			typ, data = t, value
 		default:
 			continue
 		}

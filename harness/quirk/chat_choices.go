@@ -19,8 +19,8 @@ func contentParts(body []byte, _ int64) ([]byte, error) {
 		if d == nil {
 			continue
 		}
-		if text, ok := d.vals["content"].(string); ok && text != "" {
-			part := &jsonObject{keys: []string{"type", "text"}, vals: map[string]any{"type": "text", "text": text}}
+		if text := d.str("content"); text != "" {
+			part := &jsonObject{members: []jsonMember{{"type", "text"}, {"text", text}}}
 			d.set("content", []any{part})
 			it.dirty = true
 		}
@@ -69,18 +69,18 @@ func severalChoices(body []byte, _ int64) ([]byte, error) {
 // decoyItem is the n-th chunk of the second answer, in tmpl's envelope.
 func decoyItem(tmpl *streamItem, n int, last bool) *streamItem {
 	chunk := tmpl.chunk.clone()
-	delta := &jsonObject{keys: []string{"content"}, vals: map[string]any{"content": " (another answer)"}}
+	delta := &jsonObject{members: []jsonMember{{"content", " (another answer)"}}}
 	if n == 0 {
-		fn := &jsonObject{keys: []string{"name", "arguments"}, vals: map[string]any{"name": "glob", "arguments": decoyCall}}
-		tc := &jsonObject{keys: []string{"index", "id", "type", "function"},
-			vals: map[string]any{"index": 0, "id": "call_decoy", "type": "function", "function": fn}}
-		delta = &jsonObject{keys: []string{"role", "content", "tool_calls"}, vals: map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{tc}}}
+		fn := &jsonObject{members: []jsonMember{{"name", "glob"}, {"arguments", decoyCall}}}
+		tc := &jsonObject{members: []jsonMember{
+			{"index", 0}, {"id", "call_decoy"}, {"type", "function"}, {"function", fn}}}
+		delta = &jsonObject{members: []jsonMember{{"role", "assistant"}, {"content", nil}, {"tool_calls", []any{tc}}}}
 	}
 	var finish any
 	if last {
 		finish = "tool_calls"
 	}
-	choice := &jsonObject{keys: []string{"index", "delta", "finish_reason"}, vals: map[string]any{"index": 1, "delta": delta, "finish_reason": finish}}
+	choice := &jsonObject{members: []jsonMember{{"index", 1}, {"delta", delta}, {"finish_reason", finish}}}
 	chunk.set("choices", []any{choice})
 	chunk.del("usage")
 	return &streamItem{ev: sse.Event{Name: tmpl.ev.Name, HasData: true}, chunk: chunk, dirty: true}

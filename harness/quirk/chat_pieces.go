@@ -29,7 +29,7 @@ func (s *quirkStream) insertAfter(i int, it *streamItem) {
 // piece builds a tool-call piece of group g (its index when the stream has
 // them, no id) whose function member is fn, in the envelope of item at.
 func (s *quirkStream) piece(g *callGroup, at int, fn *jsonObject) *streamItem {
-	tc := &jsonObject{vals: map[string]any{}}
+	tc := &jsonObject{}
 	if g.index != "" {
 		tc.set("index", g.index)
 	}

@@ -97,7 +97,7 @@ func (it *streamItem) toolCall() *jsonObject {
 func pieceItem(tmpl *streamItem, tc *jsonObject) *streamItem {
 	chunk := tmpl.chunk.clone()
 	choice := chunk.array("choices")[0].(*jsonObject)
-	choice.set("delta", &jsonObject{keys: []string{"tool_calls"}, vals: map[string]any{"tool_calls": []any{tc}}})
+	choice.set("delta", &jsonObject{members: []jsonMember{{"tool_calls", []any{tc}}}})
 	if _, ok := choice.get("finish_reason"); ok {
 		choice.set("finish_reason", nil)
 	}
@@ -199,11 +199,11 @@ func (s *quirkStream) resplit(g *callGroup, frags []string) {
 	}
 	repl := []*streamItem{head}
 	for _, f := range frags {
-		tc := &jsonObject{vals: map[string]any{}}
+		tc := &jsonObject{}
 		if _, ok := first.toolCall().get("index"); ok {
 			tc.set("index", json.Number(g.index))
 		}
-		tc.set("function", &jsonObject{keys: []string{"arguments"}, vals: map[string]any{"arguments": f}})
+		tc.set("function", &jsonObject{members: []jsonMember{{"arguments", f}}})
 		repl = append(repl, pieceItem(first, tc))
 	}
 	drop := map[int]bool{}

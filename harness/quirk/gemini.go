@@ -146,17 +146,17 @@ func splitArgsNameFirst(evs []*jsonObject) ([]*jsonObject, error) {
 	ps := parts(evs[i])
 	first := ps[0].(*jsonObject).clone()
 	args, _ := first.object("functionCall").get("args")
-	if a, ok := args.(*jsonObject); !ok || len(a.keys) == 0 {
+	if a, ok := args.(*jsonObject); !ok || len(a.members) == 0 {
 		return nil, fmt.Errorf("the first call's args are empty or not an object: %w", ErrNotApplicable)
 	}
 	head := evs[i].clone()
-	first.object("functionCall").set("args", &jsonObject{vals: map[string]any{}})
+	first.object("functionCall").set("args", &jsonObject{})
 	setParts(head, []any{first})
 	candidate(head).del("finishReason")
 	head.del("usageMetadata")
-	rest := &jsonObject{vals: map[string]any{}}
+	rest := &jsonObject{}
 	rest.set("args", args)
-	tail := &jsonObject{vals: map[string]any{}}
+	tail := &jsonObject{}
 	tail.set("functionCall", rest)
 	setParts(evs[i], append([]any{tail}, ps[1:]...))
 	return append(append(evs[:i:i], head), evs[i:]...), nil
@@ -168,7 +168,7 @@ func emptyCandidate(evs []*jsonObject) ([]*jsonObject, error) {
 		return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
 	}
 	ev := evs[last].clone()
-	c := &jsonObject{vals: map[string]any{}}
+	c := &jsonObject{}
 	c.set("index", json.Number("0"))
 	ev.set("candidates", []any{c})
 	ev.del("usageMetadata")
@@ -182,7 +182,7 @@ func finishAlone(evs []*jsonObject) ([]*jsonObject, error) {
 		return nil, fmt.Errorf("the last event has no candidate content: %w", ErrNotApplicable)
 	}
 	end := evs[last].clone()
-	text := &jsonObject{vals: map[string]any{}}
+	text := &jsonObject{}
 	text.set("text", "")
 	setParts(end, []any{text})
 	candidate(evs[last]).del("finishReason")
@@ -203,7 +203,7 @@ func malformedCall(evs []*jsonObject) ([]*jsonObject, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("no call to break: %w", ErrNotApplicable)
 	}
-	c := &jsonObject{vals: map[string]any{}}
+	c := &jsonObject{}
 	c.set("finishReason", "MALFORMED_FUNCTION_CALL")
 	c.set("index", json.Number("0"))
 	evs[i].set("candidates", []any{c})

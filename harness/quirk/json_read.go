@@ -12,15 +12,15 @@ import (
 )
 
 // parseJSONObject decodes data, which must hold exactly one JSON object.
-// Valid JSON (json.Valid, the same grammar encoding/json's decoder takes)
-// is read by one pass of readOrdered; anything else goes through the
-// decoder, whose error is the one returned.
+// The one pass of orderedReader reads it and checks the grammar
+// encoding/json's decoder takes as it goes; anything it does not take goes
+// through the decoder, whose error is the one returned.
 func parseJSONObject(data []byte) (*jsonObject, error) {
-	if !json.Valid(data) {
+	r := orderedReader{data: data}
+	v := r.value(0)
+	if r.space(); r.bad || r.pos != len(data) {
 		return decodeJSONObject(data)
 	}
-	r := orderedReader{data: data}
-	v := r.value()
 	obj, ok := v.(*jsonObject)
 	if !ok {
 		return nil, fmt.Errorf("want a JSON object, got %T", v)
@@ -57,7 +57,7 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			obj := &jsonObject{vals: map[string]any{}}
+			obj := &jsonObject{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -90,13 +90,20 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 	}
 }
 
-// orderedReader reads data already known to be valid JSON into the values
-// decodeOrdered makes of it (objects in order, json.Number, string, bool,
-// nil), without checking the grammar again.
+// orderedReader reads JSON into the values decodeOrdered makes of it
+// (objects in order, json.Number, string, bool, nil) in one pass. It
+// checks the grammar as it reads (what json.Valid checks) and sets bad at
+// the first byte it does not take, or past maxReadDepth levels of nesting;
+// its values are then not to be used.
 type orderedReader struct {
 	data []byte
 	pos  int
+	bad  bool
 }
+
+// maxReadDepth bounds the nesting the reader takes; deeper data goes to
+// the decoder, which has its own bound.
+const maxReadDepth = 1000
 
 func (r *orderedReader) space() {
 	for r.pos < len(r.data) {
@@ -109,67 +116,150 @@ func (r *orderedReader) space() {
 	}
 }
 
-func (r *orderedReader) value() any {
+// next is the byte at pos after white space, 0 at the end.
+func (r *orderedReader) next() byte {
 	r.space()
-	switch c := r.data[r.pos]; c {
+	if r.pos < len(r.data) {
+		return r.data[r.pos]
+	}
+	return 0
+}
+
+// fail marks the data as not taken; the value returned goes unused.
+func (r *orderedReader) fail() any {
+	r.bad = true
+	return nil
+}
+
+func (r *orderedReader) value(depth int) any {
+	if depth > maxReadDepth {
+		return r.fail()
+	}
+	switch r.next() {
 	case '{':
 		r.pos++
-		obj := &jsonObject{vals: map[string]any{}}
+		obj := &jsonObject{}
+		if r.next() == '}' {
+			r.pos++
+			return obj
+		}
 		for {
-			r.space()
-			if r.data[r.pos] == '}' {
+			if r.next() != '"' {
+				return r.fail()
+			}
+			key := r.key()
+			if r.bad || r.next() != ':' {
+				return r.fail()
+			}
+			r.pos++
+			val := r.value(depth + 1)
+			if r.bad {
+				return nil
+			}
+			obj.set(key, val)
+			switch r.next() {
+			case ',':
+				r.pos++
+			case '}':
 				r.pos++
 				return obj
+			default:
+				return r.fail()
 			}
-			if r.data[r.pos] == ',' {
-				r.pos++
-				r.space()
-			}
-			key := r.str()
-			r.space()
-			r.pos++ // ':'
-			obj.set(key, r.value())
 		}
 	case '[':
 		r.pos++
 		arr := []any{}
+		if r.next() == ']' {
+			r.pos++
+			return arr
+		}
 		for {
-			r.space()
-			switch r.data[r.pos] {
+			val := r.value(depth + 1)
+			if r.bad {
+				return nil
+			}
+			arr = append(arr, val)
+			switch r.next() {
+			case ',':
+				r.pos++
 			case ']':
 				r.pos++
 				return arr
-			case ',':
-				r.pos++
+			default:
+				return r.fail()
 			}
-			arr = append(arr, r.value())
 		}
 	case '"':
 		return r.str()
 	case 't':
-		r.pos += len("true")
-		return true
+		return r.word("true", true)
 	case 'f':
-		r.pos += len("false")
-		return false
+		return r.word("false", false)
 	case 'n':
-		r.pos += len("null")
-		return nil
+		return r.word("null", nil)
 	}
+	return r.number()
+}
+
+// word reads the literal w at pos, which stands for v.
+func (r *orderedReader) word(w string, v any) any {
+	if len(r.data)-r.pos < len(w) || string(r.data[r.pos:r.pos+len(w)]) != w {
+		return r.fail()
+	}
+	r.pos += len(w)
+	return v
+}
+
+// number reads a number literal at pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (r *orderedReader) number() any {
 	start := r.pos
-	for r.pos < len(r.data) && numberByte(r.data[r.pos]) {
+	if r.at('-') {
 		r.pos++
+	}
+	switch {
+	case r.at('0'):
+		r.pos++
+	case r.digits() == 0:
+		return r.fail()
+	}
+	if r.at('.') {
+		r.pos++
+		if r.digits() == 0 {
+			return r.fail()
+		}
+	}
+	if r.at('e') || r.at('E') {
+		r.pos++
+		if r.at('+') || r.at('-') {
+			r.pos++
+		}
+		if r.digits() == 0 {
+			return r.fail()
+		}
 	}
 	return json.Number(r.data[start:r.pos])
 }
 
+func (r *orderedReader) at(c byte) bool { return r.pos < len(r.data) && r.data[r.pos] == c }
+
+// digits passes over the digits at pos and says how many there were.
+func (r *orderedReader) digits() int {
+	start := r.pos
+	for r.pos < len(r.data) && '0' <= r.data[r.pos] && r.data[r.pos] <= '9' {
+		r.pos++
+	}
+	return r.pos - start
+}
+
 // str reads a string at pos. One without escapes or bytes past ASCII is
-// its bytes; others are unquoted by unquote, as the decoder would.
+// its bytes; others are unquoted by unquote, as the decoder would. A
+// control byte, an unknown escape or a string without its end is bad.
 func (r *orderedReader) str() string {
 	start := r.pos
 	plain := true
 	r.pos++ // the opening quote
-	for {
+	for r.pos < len(r.data) {
 		switch c := r.data[r.pos]; {
 		case c == '"':
 			r.pos++
@@ -179,7 +269,13 @@ func (r *orderedReader) str() string {
 			return unquote(r.data[start:r.pos])
 		case c == '\\':
 			plain = false
-			r.pos += 2
+			if !r.escape() {
+				r.bad = true
+				return ""
+			}
+		case c < 0x20:
+			r.bad = true
+			return ""
 		case c >= utf8.RuneSelf:
 			plain = false
 			r.pos++
@@ -187,6 +283,33 @@ func (r *orderedReader) str() string {
 			r.pos++
 		}
 	}
+	r.bad = true
+	return ""
+}
+
+// escape passes over a valid escape at pos (its backslash), false on
+// any other.
+func (r *orderedReader) escape() bool {
+	if r.pos+1 >= len(r.data) {
+		return false
+	}
+	switch r.data[r.pos+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		r.pos += 2
+		return true
+	case 'u':
+		if len(r.data)-r.pos < 6 {
+			return false
+		}
+		for _, h := range r.data[r.pos+2 : r.pos+6] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return false
+			}
+		}
+		r.pos += 6
+		return true
+	}
+	return false
 }
 
 // unquote is the string a valid JSON string literal (quotes included)
@@ -240,9 +363,4 @@ func unmarshalString(lit []byte) string {
 	var s string
 	_ = json.Unmarshal(lit, &s) // a valid string literal
 	return s
-}
-
-// numberByte reports whether c may be part of a number literal.
-func numberByte(c byte) bool {
-	return '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }

@@ -24,17 +24,17 @@ func (o *jsonObject) MarshalJSON() ([]byte, error) {
 func (o *jsonObject) marshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
-	for i, k := range o.keys {
+	for i, m := range o.members {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		kb, err := json.Marshal(k)
+		kb, err := json.Marshal(m.key)
 		if err != nil {
 			return nil, err
 		}
 		buf.Write(kb)
 		buf.WriteByte(':')
-		vb, err := json.Marshal(o.vals[k])
+		vb, err := json.Marshal(m.val)
 		if err != nil {
 			return nil, err
 		}
@@ -83,13 +83,13 @@ func appendJSON(b []byte, v any) ([]byte, bool) {
 			return append(b, "null"...), true
 		}
 		b = append(b, '{')
-		for i, k := range t.keys {
+		for i, m := range t.members {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(appendString(b, k), ':')
+			b = append(appendString(b, m.key), ':')
 			var ok bool
-			if b, ok = appendJSON(b, t.vals[k]); !ok {
+			if b, ok = appendJSON(b, m.val); !ok {
 				return b, false
 			}
 		}

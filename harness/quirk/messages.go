@@ -155,7 +155,7 @@ func msgEdit(edit func(s *msgStream) error) func([]byte, int64) ([]byte, error) 
 }
 
 func obj(members ...any) *jsonObject {
-	o := &jsonObject{vals: map[string]any{}}
+	o := &jsonObject{}
 	for i := 0; i+1 < len(members); i += 2 {
 		o.set(members[i].(string), members[i+1])
 	}

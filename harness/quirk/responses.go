@@ -100,7 +100,7 @@ func newEvent(obj *jsonObject) *streamItem {
 
 // object builds a jsonObject from keys and values in turn.
 func object(kv ...any) *jsonObject {
-	o := &jsonObject{vals: map[string]any{}}
+	o := &jsonObject{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		o.set(kv[i].(string), kv[i+1])
 	}

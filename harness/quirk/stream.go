@@ -199,39 +199,9 @@ var messagesProbeFormat = wire.Detect([]byte(messagesProbe))
 // when b holds none yet. A CR at the very end may be the first half of a
 // CRLF, so an event ending there waits for the next byte.
 func completeEvent(b []byte) int {
-	events := sse.SplitEvents(b)
-	if len(events) == 0 {
+	n := sse.FirstEventEnd(b)
+	if n == len(b) && n > 0 && b[n-1] == '\r' {
 		return 0
-	}
-	first := events[0]
-	if len(events) == 1 && !endsBlank(first) {
-		return 0
-	}
-	if len(first) == len(b) && b[len(b)-1] == '\r' {
-		return 0
-	}
-	return len(first)
-}
-
-// endsBlank reports whether an event ends with a blank line, as
-// sse.SplitEvents cuts events.
-func endsBlank(ev []byte) bool {
-	trimmed := bytes.TrimRight(ev, "\r\n")
-	end := ev[len(trimmed):]
-	if len(trimmed) == 0 {
-		return len(end) > 0
-	}
-	// A line end then a blank line: two line ends (CRLF counting as one).
-	return lineEnds(end) >= 2
-}
-
-func lineEnds(b []byte) int {
-	n := 0
-	for i := 0; i < len(b); i++ {
-		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-			i++
-		}
-		n++
 	}
 	return n
 }

@@ -29,7 +29,8 @@ type streamForm struct {
 	holds  string
 	// apply is the quirk's Apply without the format guard (All sets it):
 	// a local form applies it to single events, whose format alone may not
-	// tell (the Stream has its own guard).
+	// tell, a holding one to the answer, whose format the Stream's own
+	// guard has already checked (once, not again at the end).
 	apply func([]byte, int64) ([]byte, error)
 }
 
@@ -61,7 +62,7 @@ func (f streamForm) editor(q Quirk, seed int64) editor {
 	case f.last:
 		return &lastEditor{apply: f.apply, seed: seed, pass: f.pass}
 	}
-	e := &holdEditor{apply: q.Apply, seed: seed, pass: f.pass}
+	e := &holdEditor{apply: f.apply, seed: seed, pass: f.pass}
 	if f.holdFrom != nil {
 		e.holdFrom = f.holdFrom()
 	}

@@ -9,6 +9,8 @@
 // stream Format(Parse(b), "\n") is b. SplitEvents cuts a body after each
 // blank line without parsing it, so the pieces joined are the body byte
 // for byte: what a server writes and flushes one event at a time.
+// FirstEventEnd is where SplitEvents would cut the first event (0 before
+// its blank line has come), for a reader of a stream arriving in pieces.
 //
 // Rules and limits: lines may end in CRLF, LF or a bare CR, also mixed;
 // "data:" is read with or without its one space; id: and retry: fields are

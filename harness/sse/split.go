@@ -12,15 +12,16 @@ func SplitEvents(body []byte) [][]byte {
 		return nil
 	}
 	n, last := 0, 0
-	eventEnds(body, func(end int) { n, last = n+1, end })
+	eventEnds(body, func(end int) bool { n, last = n+1, end; return true })
 	if last < len(body) {
 		n++ // a last event without its blank line
 	}
 	out := make([][]byte, 0, n)
 	start := 0
-	eventEnds(body, func(end int) {
+	eventEnds(body, func(end int) bool {
 		out = append(out, body[start:end:end]) // capped: appending to an event never writes into the next
 		start = end
+		return true
 	})
 	if start < len(body) {
 		out = append(out, body[start:])
@@ -28,8 +29,18 @@ func SplitEvents(body []byte) [][]byte {
 	return out
 }
 
-// eventEnds calls cut with the index just after each blank line of body.
-func eventEnds(body []byte, cut func(end int)) {
+// FirstEventEnd is the length of body's first event as SplitEvents cuts
+// it, 0 when body holds no blank line: what a reader of a stream that
+// arrives in pieces asks after each piece, without cutting the rest.
+func FirstEventEnd(body []byte) int {
+	first := 0
+	eventEnds(body, func(end int) bool { first = end; return false })
+	return first
+}
+
+// eventEnds calls cut with the index just after each blank line of body,
+// in order, until cut returns false.
+func eventEnds(body []byte, cut func(end int) bool) {
 	if bytes.IndexByte(body, '\r') < 0 {
 		lfEventEnds(body, cut)
 	} else {
@@ -39,12 +50,14 @@ func eventEnds(body []byte, cut func(end int)) {
 
 // lfEventEnds is eventEnds of a body whose lines all end in LF, a line at
 // a time.
-func lfEventEnds(body []byte, cut func(end int)) {
+func lfEventEnds(body []byte, cut func(end int) bool) {
 	// i is at a line's start, and a line that is a lone LF is blank
 	for i := 0; i < len(body); {
 		if body[i] == '\n' {
 			i++
-			cut(i)
+			if !cut(i) {
+				return
+			}
 			continue
 		}
 		j := bytes.IndexByte(body[i:], '\n')
@@ -57,7 +70,7 @@ func lfEventEnds(body []byte, cut func(end int)) {
 
 // anyEventEnds is eventEnds of a body with any line endings, a byte at a
 // time.
-func anyEventEnds(body []byte, cut func(end int)) {
+func anyEventEnds(body []byte, cut func(end int) bool) {
 	lineStart := true
 	for i := 0; i < len(body); {
 		n := 0
@@ -76,8 +89,8 @@ func anyEventEnds(body []byte, cut func(end int)) {
 			continue
 		}
 		i += n
-		if lineStart {
-			cut(i)
+		if lineStart && !cut(i) {
+			return
 		}
 		lineStart = true
 	}

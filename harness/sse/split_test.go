@@ -35,8 +35,33 @@ func TestSplitEvents(t *testing.T) {
 			if events := SplitEvents([]byte(tt.in)); cap(events) != len(events) {
 				t.Errorf("%d events in a list of capacity %d", len(events), cap(events))
 			}
+			checkFirstEventEnd(t, []byte(tt.in))
 		})
 	}
+}
+
+// checkFirstEventEnd fails unless FirstEventEnd is where SplitEvents cuts
+// the first event, 0 when it cuts none. A byte that ends no line, added,
+// makes the text after the last cut a piece of its own and no other cut.
+func checkFirstEventEnd(t *testing.T, body []byte) {
+	t.Helper()
+	want := 0
+	if events := SplitEvents(append(body[:len(body):len(body)], 'x')); len(events) > 1 {
+		want = len(events[0])
+	}
+	if got := FirstEventEnd(body); got != want {
+		t.Errorf("%q: first event ends at %d, SplitEvents cuts it at %d", body, got, want)
+	}
+}
+
+// FuzzFirstEventEnd: on any body, FirstEventEnd is where SplitEvents cuts
+// the first event.
+func FuzzFirstEventEnd(f *testing.F) {
+	f.Add([]byte("data: a\n\n\ndata: b\n\n"))
+	f.Add([]byte("data: a\r\n\r\ndata: b"))
+	f.Add([]byte("data: a\r\r"))
+	f.Add([]byte(": c\ndata: [DONE]"))
+	f.Fuzz(checkFirstEventEnd)
 }
 
 // FuzzEventEnds: on a body whose lines end in LF, the line-at-a-time scan
@@ -48,8 +73,8 @@ func FuzzEventEnds(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		body = bytes.ReplaceAll(body, []byte("\r"), nil)
 		var lf, all []int
-		lfEventEnds(body, func(end int) { lf = append(lf, end) })
-		anyEventEnds(body, func(end int) { all = append(all, end) })
+		lfEventEnds(body, func(end int) bool { lf = append(lf, end); return true })
+		anyEventEnds(body, func(end int) bool { all = append(all, end); return true })
 		if diff := cmp.Diff(all, lf); diff != "" {
 			t.Errorf("%q: cuts (-byte at a time +line at a time):\n%s", body, diff)
 		}

@@ -1,9 +1,6 @@
 package sse
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // An Event is one server-sent event as it stands on the wire.
 type Event struct {
@@ -22,7 +19,8 @@ type Event struct {
 // stream uses and the framing the quirk transforms produce: lines end in
 // CRLF, LF or a bare CR; "data:" with or without one space; ':' comments;
 // an event ends at a blank line or at the end of the body. Other fields
-// (id:, retry:) are dropped. It does not interpret the data.
+// (id:, retry:) are dropped. It does not interpret the data. The events'
+// strings are parts of one copy of body.
 func Parse(body []byte) []Event {
 	var events []Event
 	var cur Event
@@ -32,7 +30,11 @@ func Parse(body []byte) []Event {
 		}
 		cur = Event{}
 	}
-	for _, line := range lines(body) {
+	text := string(body)
+	cr := strings.IndexByte(text, '\r') >= 0
+	for text != "" {
+		var line string
+		line, text = cutLine(text, cr)
 		switch {
 		case line == "":
 			flush()
@@ -57,43 +59,63 @@ func Parse(body []byte) []Event {
 	return events
 }
 
-// lines splits body on CRLF, LF or bare CR. A final line without an end
-// is kept; the empty string after a final line end is not a line.
-func lines(body []byte) []string {
-	var lines []string
-	for len(body) > 0 {
-		i := bytes.IndexAny(body, "\r\n")
-		if i < 0 {
-			lines = append(lines, string(body))
-			break
-		}
-		lines = append(lines, string(body[:i]))
-		if body[i] == '\r' && i+1 < len(body) && body[i+1] == '\n' {
-			i++
-		}
-		body = body[i+1:]
+// cutLine returns text's first line, without its end (CRLF, LF or a bare
+// CR; cr says whether text holds a CR at all), and the text after it. A
+// last line without an end is a line; nothing after a last line end is.
+func cutLine(text string, cr bool) (line, rest string) {
+	var i int
+	if cr {
+		i = strings.IndexAny(text, "\r\n")
+	} else {
+		i = strings.IndexByte(text, '\n')
 	}
-	return lines
+	if i < 0 {
+		return text, ""
+	}
+	line, rest = text[:i], text[i+1:]
+	if text[i] == '\r' && rest != "" && rest[0] == '\n' {
+		rest = rest[1:]
+	}
+	return line, rest
 }
 
 // Format writes events back with eol ("\n" or "\r\n") ending every line:
 // comments, then "event: NAME", then one "data: " line per data line, then
 // a blank line. Format(Parse(b), "\n") is b for a clean stream.
 func Format(events []Event, eol string) []byte {
-	var buf bytes.Buffer
+	size := 0 // the bytes written, so that they go into one buffer
 	for _, ev := range events {
 		for _, c := range ev.Comments {
-			buf.WriteString(":" + c + eol)
+			size += len(":") + len(c) + len(eol)
 		}
 		if ev.Name != "" {
-			buf.WriteString("event: " + ev.Name + eol)
+			size += len("event: ") + len(ev.Name) + len(eol)
 		}
 		if ev.HasData {
-			for _, line := range strings.Split(ev.Data, "\n") {
-				buf.WriteString("data: " + line + eol)
+			lines := strings.Count(ev.Data, "\n") + 1
+			size += lines*(len("data: ")+len(eol)) + len(ev.Data) - (lines - 1)
+		}
+		size += len(eol)
+	}
+	if size == 0 {
+		return nil
+	}
+	buf := make([]byte, 0, size)
+	for _, ev := range events {
+		for _, c := range ev.Comments {
+			buf = append(append(append(buf, ':'), c...), eol...)
+		}
+		if ev.Name != "" {
+			buf = append(append(append(buf, "event: "...), ev.Name...), eol...)
+		}
+		if ev.HasData {
+			for data, more := ev.Data, true; more; {
+				var line string
+				line, data, more = strings.Cut(data, "\n")
+				buf = append(append(append(buf, "data: "...), line...), eol...)
 			}
 		}
-		buf.WriteString(eol)
+		buf = append(buf, eol...)
 	}
-	return buf.Bytes()
+	return buf
 }

@@ -45,19 +45,25 @@ func TestFormatRoundTrip(t *testing.T) {
 }
 
 // FuzzParse checks that formatting what was parsed and parsing it again
-// gives the same events, whatever the framing of the input.
+// gives the same events, whatever the framing of the input, and that
+// Format writes them into one buffer of their size.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("data: {\"a\":1}\n\ndata: [DONE]\n\n"))
 	f.Add([]byte(": c\r\nevent: e\r\ndata:x\r\rdata\n\n"))
+	f.Add([]byte(": c\nevent: e\ndata: a\ndata: b\n\ndata\ndata\n\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		events := Parse(in)
 		again := Parse(Format(events, "\n"))
 		if diff := cmp.Diff(events, again); diff != "" {
 			t.Errorf("parse(format(parse(x))) != parse(x) (-first +second):\n%s", diff)
 		}
-		crlf := Parse(Format(events, "\r\n"))
+		formatted := Format(events, "\r\n")
+		crlf := Parse(formatted)
 		if diff := cmp.Diff(events, crlf); diff != "" {
 			t.Errorf("CRLF framing changed the events (-first +second):\n%s", diff)
+		}
+		if len(formatted) != cap(formatted) { // one buffer, of the size written
+			t.Errorf("%d bytes formatted in a buffer of %d", len(formatted), cap(formatted))
 		}
 	})
 }

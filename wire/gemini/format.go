@@ -95,19 +95,10 @@ func isStreamEvent(typ string, data []byte) bool {
 	if typ != "" || data == nil {
 		return false
 	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil {
-		return false
+	if claims, ok := scanClaim(data); ok {
+		return claims
 	}
-	if _, ok := top["choices"]; ok {
-		return false
-	}
-	for _, k := range []string{"candidates", "usageMetadata", "promptFeedback", "modelVersion", "responseId"} {
-		if _, ok := top[k]; ok {
-			return true
-		}
-	}
-	return false
+	return decodeClaim(data)
 }
 
 // ErrorBody is Google's error body, {"error":{"code","message","status"}}:
