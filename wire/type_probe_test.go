@@ -1,11 +1,10 @@
 package wire
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 )
 
 // typeEdges are data where a one-pass read of "type" could part from
@@ -26,27 +25,12 @@ func TestScanDataTypeIsDecode(t *testing.T) {
 	for _, e := range typeEdges {
 		checkDataType(t, []byte(e))
 	}
-	paths, err := filepath.Glob(filepath.Join("*", "testdata", "streams", "*.sse"))
-	if err != nil || len(paths) < 50 {
-		t.Fatalf("%d fixtures (%v)", len(paths), err)
-	}
 	lines, scanned := 0, 0
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for line := range bytes.Lines(b) {
-			data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r\n"), []byte("data:"))
-			if !ok {
-				continue
-			}
-			data = bytes.TrimSpace(data)
-			checkDataType(t, data)
-			lines++
-			if _, _, sure := scanDataType(data); sure {
-				scanned++
-			}
+	for _, data := range streamtest.FixtureData(t, ".") {
+		checkDataType(t, data)
+		lines++
+		if _, _, sure := scanDataType(data); sure {
+			scanned++
 		}
 	}
 	if lines < 1000 || scanned < lines*9/10 {

@@ -24,6 +24,31 @@ func Fixtures(t testing.TB, dir string) []string {
 	return files
 }
 
+// FixtureData is the value of every data line (after "data:", spaces
+// trimmed) of every stream fixture of every format, wire being the folder
+// that holds the formats' packages; it fails the test when fewer than 50
+// fixtures are found.
+func FixtureData(t testing.TB, wire string) [][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(wire, "*", "testdata", "streams", "*.sse"))
+	if err != nil || len(paths) < 50 {
+		t.Fatalf("%d fixtures in %s (%v)", len(paths), wire, err)
+	}
+	var all [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range bytes.Lines(b) {
+			if data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r\n"), []byte("data:")); ok {
+				all = append(all, bytes.TrimSpace(data))
+			}
+		}
+	}
+	return all
+}
+
 // Call is a function tool call with its id, name and arguments.
 func Call(id, name, args string) agent.ToolCall {
 	return agent.ToolCall{ID: id, Type: "function", Function: agent.FunctionCall{Name: name, Arguments: args}}

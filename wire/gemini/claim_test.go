@@ -2,9 +2,9 @@ package gemini
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 )
 
 // claimEdges are data where a scan of the top-level keys could part from
@@ -26,27 +26,16 @@ func TestScanClaimIsDecodeClaim(t *testing.T) {
 	for _, e := range claimEdges {
 		checkClaim(t, []byte(e))
 	}
-	paths, err := filepath.Glob(filepath.Join("..", "*", "testdata", "streams", "*.sse"))
-	if err != nil || len(paths) < 50 {
-		t.Fatalf("%d fixtures (%v)", len(paths), err)
-	}
 	decided, claimed := 0, 0
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	for _, data := range streamtest.FixtureData(t, "..") {
+		if !bytes.HasPrefix(data, []byte("{")) {
+			continue
 		}
-		for line := range bytes.Lines(b) {
-			data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r\n"), []byte("data:"))
-			if !ok || !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-				continue
-			}
-			checkClaim(t, data)
-			if claims, ok := scanClaim(data); ok {
-				decided++
-				if claims {
-					claimed++
-				}
+		checkClaim(t, data)
+		if claims, ok := scanClaim(data); ok {
+			decided++
+			if claims {
+				claimed++
 			}
 		}
 	}
