@@ -79,9 +79,9 @@ func openFile(path string) (f *os.File, file string, err error) {
 }
 
 // loadAnswers is Load for a replay (Open): the answers written as literal
-// block scalars stay in the file, which stays open for the replay to read
-// them from (answer.go), unless there are none. answers is nil when
-// every answer is in memory.
+// block scalars or double-quoted stay in the file, which stays open for
+// the replay to read them from (answer.go), unless there are none. answers
+// is nil when every answer is in memory.
 func loadAnswers(path string) (c *vcr.Cassette, answers *fileAnswers, err error) {
 	f, file, err := openFile(path)
 	if err != nil {
