@@ -14,28 +14,51 @@ import (
 
 // Kinds of content block the merger keeps apart.
 const (
-	blockKindText = iota
+	blockKindText uint8 = iota
 	blockKindToolUse
 	blockKindThinking
 	blockKindRedacted
 	blockKindOther // server_tool_use, web_search_tool_result, ...: not the agent's
 )
 
-// msgBlock is one content block being merged.
+// msgBlock is one content block being merged. A stream of many tool calls
+// holds one per call until the end, so it keeps to 96 bytes: what only some
+// blocks have is in rare.
 type msgBlock struct {
-	kind      int
-	id, name  string
+	id, name string
+	body     []byte     // tool_use: the partial_json pieces; text or thinking: the text
+	rare     *blockRare // nil for most blocks
+	index    int        // the index its deltas and stop name (index.go)
+	key      int        // where it sorts among the blocks (index.go)
+	seq      int        // its place among the blocks started
+	kind     uint8
+	deltas   bool // tool_use: at least one input_json_delta came
+	reused   bool // it started at an index whose block had stopped
+	stopped  bool // content_block_stop came
+}
+
+// blockRare is what few blocks carry: a tool_use's non-empty start input, a
+// thinking block's signature, a redacted block's data.
+type blockRare struct {
 	start     []byte // tool_use: the start's input, compacted, when a non-empty object
-	args      []byte // tool_use: the partial_json pieces
-	deltas    bool   // tool_use: at least one input_json_delta came
-	text      []byte // text or thinking
 	signature string
 	data      string
-	index     int  // the index its deltas and stop name (index.go)
-	key       int  // where it sorts among the blocks (index.go)
-	seq       int  // its place among the blocks started
-	reused    bool // it started at an index whose block had stopped
-	stopped   bool // content_block_stop came
+}
+
+// more returns the block's rare members, making room for them.
+func (b *msgBlock) more() *blockRare {
+	if b.rare == nil {
+		b.rare = &blockRare{}
+	}
+	return b.rare
+}
+
+// signature is a thinking block's signature, "" when none came.
+func (b *msgBlock) signature() string {
+	if b.rare == nil {
+		return ""
+	}
+	return b.rare.signature
 }
 
 // msgMerger folds Messages events into a Turn.
@@ -165,17 +188,21 @@ func (m *msgMerger) startedBlock(cb *msgBlockStart) *msgBlock {
 	b.id, b.name = cb.ID, cb.Name
 	switch cb.Type {
 	case "text":
-		b.kind, b.text = blockKindText, []byte(cb.Text)
+		b.kind, b.body = blockKindText, []byte(cb.Text)
 	case "tool_use":
 		b.kind = blockKindToolUse
 		var c bytes.Buffer
 		if json.Compact(&c, cb.Input) == nil && c.Len() > 2 && c.Bytes()[0] == '{' {
-			b.start = c.Bytes()
+			b.more().start = c.Bytes()
 		}
 	case "thinking":
-		b.kind, b.text, b.signature = blockKindThinking, []byte(cb.Thinking), cb.Signature
+		b.kind, b.body = blockKindThinking, []byte(cb.Thinking)
+		if cb.Signature != "" {
+			b.more().signature = cb.Signature
+		}
 	case "redacted_thinking":
-		b.kind, b.data = blockKindRedacted, cb.Data
+		b.kind = blockKindRedacted
+		b.more().data = cb.Data
 	default:
 		b.kind = blockKindOther
 	}
@@ -205,7 +232,7 @@ func (m *msgMerger) newBlock(tool bool) *msgBlock {
 		}
 		n := len(m.argSlab)
 		m.argSlab = m.argSlab[:n+msgArgWindow]
-		b.args = m.argSlab[n : n : n+msgArgWindow]
+		b.body = m.argSlab[n : n : n+msgArgWindow]
 	}
 	return b
 }
@@ -237,14 +264,15 @@ func (m *msgMerger) delta(d *blockDelta) error {
 	}
 	switch {
 	case d.typ == msgDeltaText && b.kind == blockKindText:
-		b.text = add(b.text)
+		b.body = add(b.body)
 	case d.typ == msgDeltaInputJSON && b.kind == blockKindToolUse:
 		b.deltas = true
-		b.args = add(b.args)
+		b.body = add(b.body)
 	case d.typ == msgDeltaThinking && b.kind == blockKindThinking:
-		b.text = add(b.text)
+		b.body = add(b.body)
 	case d.typ == msgDeltaSignature && b.kind == blockKindThinking:
-		b.signature = string(add([]byte(b.signature)))
+		r := b.more()
+		r.signature = string(add([]byte(r.signature)))
 	}
 	// Other delta types (citations_delta, a server tool's input) are not
 	// the agent's.
@@ -305,14 +333,14 @@ func (m *msgMerger) turn() *agent.Turn {
 	size := 0
 	for _, b := range blocks {
 		if b.kind == blockKindToolUse && b.deltas {
-			size += len(b.args)
+			size += len(b.body)
 		}
 	}
 	var all strings.Builder // one string that every call's arguments slice, copied once
 	all.Grow(size)
 	for _, b := range blocks {
 		if b.kind == blockKindToolUse && b.deltas {
-			all.Write(b.args)
+			all.Write(b.body)
 		}
 	}
 	allArgs := all.String()
@@ -320,15 +348,15 @@ func (m *msgMerger) turn() *agent.Turn {
 	for _, b := range blocks {
 		switch b.kind {
 		case blockKindText:
-			text = append(text, b.text...)
+			text = append(text, b.body...)
 		case blockKindThinking:
-			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingText, Text: string(b.text), Signature: b.signature})
+			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingText, Text: string(b.body), Signature: b.signature()})
 		case blockKindRedacted:
-			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingRedacted, Data: b.data})
+			t.Thinking = append(t.Thinking, agent.Thinking{Type: agent.ThinkingRedacted, Data: b.more().data})
 		case blockKindToolUse:
 			var args string
 			if b.deltas {
-				args, allArgs = allArgs[:len(b.args)], allArgs[len(b.args):]
+				args, allArgs = allArgs[:len(b.body)], allArgs[len(b.body):]
 			}
 			t.ToolCalls = append(t.ToolCalls, b.call(args))
 		}
@@ -360,10 +388,10 @@ func (m *msgMerger) toolBlocks() int {
 func (b *msgBlock) call(deltaArgs string) agent.ToolCall {
 	args := "{}"
 	switch {
-	case b.deltas && len(bytes.TrimSpace(b.args)) > 0:
+	case b.deltas && len(bytes.TrimSpace(b.body)) > 0:
 		args = deltaArgs
-	case !b.deltas && len(b.start) > 0:
-		args = string(b.start)
+	case !b.deltas && b.rare != nil && len(b.rare.start) > 0:
+		args = string(b.rare.start)
 	}
 	id := b.id
 	if id == "" {
