@@ -69,7 +69,7 @@ func parseMsgStream(body []byte) (*msgStream, error) {
 	for _, ev := range s.events {
 		var obj *jsonObject
 		if ev.HasData {
-			o, err := parseJSONObject([]byte(ev.Data))
+			o, err := parseJSONObject(ev.Data)
 			if err != nil {
 				return nil, fmt.Errorf("event %q: %w", ev.Name, err)
 			}

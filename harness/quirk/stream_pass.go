@@ -79,7 +79,7 @@ type passEvent struct {
 func (ev *passEvent) object() (*jsonObject, error) {
 	if !ev.read {
 		ev.read = true
-		ev.obj, ev.err = parseJSONObject([]byte(ev.Data))
+		ev.obj, ev.err = parseJSONObject(ev.Data)
 	}
 	return ev.obj, ev.err
 }
