@@ -228,7 +228,7 @@ func (s *quirkStream) bytes(eol string) ([]byte, error) {
 	for i, it := range s.items {
 		events[i] = it.ev
 		if it.dirty {
-			b, err := it.chunk.MarshalJSON()
+			b, err := it.chunk.marshalSized(len(it.ev.Data) + 16)
 			if err != nil {
 				return nil, err
 			}
