@@ -29,8 +29,8 @@ type Stream struct {
 	// scanned is where in pending a scan for the event's end resumes: just
 	// after its last LF seen, a line's start before which no event ended.
 	scanned int
-	ed      editor
-	decided bool // the answer's format is known (or the quirk takes any)
+	ed      editor // nil until the format is known to be the quirk's
+	decided bool   // the answer's format is known (or the quirk takes any)
 	// head is the events read before the format was known, one after the
 	// other (a copy: pending's room is reused), headEnds where each ends.
 	head     []byte
@@ -49,8 +49,10 @@ type editor interface {
 
 // Stream starts q on one answer; seed is the one q.Apply would get.
 func (q Quirk) Stream(seed int64) *Stream {
-	s := &Stream{q: q, seed: seed, decided: q.API == ""}
-	s.ed = q.streaming.editor(q, seed)
+	s := &Stream{q: q, seed: seed}
+	if q.API == "" {
+		s.decided, s.ed = true, q.streaming.editor(q, seed)
+	}
 	return s
 }
 
@@ -201,6 +203,7 @@ func (s *Stream) decide(atEnd bool) error {
 	if f.Name != s.q.API {
 		return fmt.Errorf("a %s stream, not %s: %w", f.Name, s.q.API, ErrNotApplicable)
 	}
+	s.ed = s.q.streaming.editor(s.q, s.seed) // made only for a stream it edits
 	return nil
 }
 
