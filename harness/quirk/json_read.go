@@ -240,8 +240,20 @@ func (r *orderedReader) number() any {
 			return r.fail()
 		}
 	}
+	if r.pos-start == 1 {
+		return digitNumbers[r.data[start]-'0']
+	}
 	return json.Number(r.data[start:r.pos])
 }
+
+// digitNumbers are the numbers of one digit, made values once: most of a
+// stream's numbers are indexes, and making each a value allocates.
+var digitNumbers = func() (d [10]any) {
+	for i := range d {
+		d[i] = json.Number(strconv.Itoa(i))
+	}
+	return d
+}()
 
 func (r *orderedReader) at(c byte) bool { return r.pos < len(r.data) && r.data[r.pos] == c }
 
