@@ -10,6 +10,7 @@ import (
 	"regexp/syntax"
 	"runtime"
 	"strings"
+	"unicode/utf8"
 )
 
 type grepArgs struct {
@@ -117,23 +118,69 @@ func (g grepper) run(ctx context.Context, ws *Workspace, t *catalog, a grepArgs)
 
 // around returns line as valid UTF-8, cut to limit runes around the match at
 // bytes [start,end): the window is centred on the match, and a cut side
-// shows "…" within the limit.
+// shows "…" within the limit. Before the match, the match and after it are
+// each made valid as strings.ToValidUTF8 makes them (a run of invalid bytes
+// is one U+FFFD). The line is read once to count its runes and again up to
+// the window's end, and only the window is built: a hit on a line of
+// megabytes (minified code) costs no copy of the line.
 func around(line []byte, start, end, limit int) string {
-	before := []rune(strings.ToValidUTF8(string(line[:start]), "\uFFFD"))
-	match := []rune(strings.ToValidUTF8(string(line[start:end]), "\uFFFD"))
-	after := []rune(strings.ToValidUTF8(string(line[end:]), "\uFFFD"))
-	all := append(append(before, match...), after...)
-	if len(all) <= limit {
-		return string(all)
+	parts := [3][]byte{line[:start], line[start:end], line[end:]}
+	var runes [3]int
+	for i, p := range parts {
+		eachValidRune(p, func(rune) bool { runes[i]++; return true })
 	}
-	m := min(len(match), limit-2) // room for "…" on both sides
-	from := max(0, min(len(before)-(limit-m)/2, len(all)-limit))
-	window := append([]rune(nil), all[from:from+limit]...)
+	total := runes[0] + runes[1] + runes[2]
+	from, to := 0, total
+	if total > limit {
+		m := min(runes[1], limit-2) // room for "…" on both sides
+		from = max(0, min(runes[0]-(limit-m)/2, total-limit))
+		to = from + limit
+	}
+	window := make([]rune, 0, to-from)
+	at := 0 // runes passed
+	for i, p := range parts {
+		if at+runes[i] <= from || at >= to {
+			at += runes[i]
+			continue
+		}
+		eachValidRune(p, func(r rune) bool {
+			if at >= from {
+				window = append(window, r)
+			}
+			at++
+			return at < to
+		})
+	}
 	if from > 0 {
 		window[0] = '…'
 	}
-	if from+limit < len(all) {
+	if to < total {
 		window[len(window)-1] = '…'
 	}
 	return string(window)
+}
+
+// eachValidRune calls yield with each rune of p as strings.ToValidUTF8(p,
+// "\uFFFD") has them (a run of invalid bytes is one U+FFFD) until yield
+// returns false.
+func eachValidRune(p []byte, yield func(rune) bool) {
+	invalid := false // the byte before was part of an invalid run
+	for i := 0; i < len(p); {
+		r, n := rune(p[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(p[i:])
+		}
+		i += n
+		if r == utf8.RuneError && n == 1 {
+			if invalid {
+				continue
+			}
+			invalid = true
+		} else {
+			invalid = false
+		}
+		if !yield(r) {
+			return
+		}
+	}
 }

@@ -50,11 +50,17 @@ func randomTree(t *testing.T, seed uint64, files int) *Workspace {
 	return ws
 }
 
-// lineByLine is the reference search: each text file (no NUL in its first
-// 8000 bytes) in path order, split at "\n", each line's first grepLineBytes
-// with a trailing "\r" removed, matched on its own.
-func lineByLine(t *testing.T, root, pattern string) (hits []string, searched int) {
-	re := regexp.MustCompile(pattern)
+// refFile is one text file of a tree as the reference search reads it:
+// its path and its lines, each its first grepLineBytes with a trailing "\r"
+// removed.
+type refFile struct {
+	path  string
+	lines [][]byte
+}
+
+// readTexts reads a tree for lineByLine, once for all the patterns: each
+// text file (no NUL in its first 8000 bytes) in path order, split at "\n".
+func readTexts(t *testing.T, root string) []refFile {
 	var paths []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -64,6 +70,7 @@ func lineByLine(t *testing.T, root, pattern string) (hits []string, searched int
 		return nil
 	})
 	slices.Sort(paths)
+	var files []refFile
 	for _, p := range paths {
 		data, err := os.ReadFile(filepath.Join(root, p))
 		if err != nil {
@@ -72,20 +79,31 @@ func lineByLine(t *testing.T, root, pattern string) (hits []string, searched int
 		if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
 			continue
 		}
-		searched++
 		lines := bytes.Split(data, []byte("\n"))
 		if len(lines[len(lines)-1]) == 0 {
 			lines = lines[:len(lines)-1]
 		}
 		for i, line := range lines {
 			line = line[:min(len(line), grepLineBytes)]
-			line = bytes.TrimSuffix(line, []byte("\r"))
+			lines[i] = bytes.TrimSuffix(line, []byte("\r"))
+		}
+		files = append(files, refFile{p, lines})
+	}
+	return files
+}
+
+// lineByLine is the reference search: every line of the text files matched
+// on its own; searched is how many files it read.
+func lineByLine(files []refFile, pattern string) (hits []string, searched int) {
+	re := regexp.MustCompile(pattern)
+	for _, f := range files {
+		for i, line := range f.lines {
 			if loc := re.FindIndex(line); loc != nil {
-				hits = append(hits, p+":"+strconv.Itoa(i+1)+":"+around(line, loc[0], loc[1], grepLineChars))
+				hits = append(hits, f.path+":"+strconv.Itoa(i+1)+":"+around(line, loc[0], loc[1], grepLineChars))
 			}
 		}
 	}
-	return hits, searched
+	return hits, len(files)
 }
 
 // TestGrepSameAsLineByLine: the block search with its literal prefilter
@@ -98,8 +116,9 @@ func TestGrepSameAsLineByLine(t *testing.T) {
 	}
 	for seed := range uint64(4) {
 		ws := randomTree(t, seed, 60)
+		texts := readTexts(t, ws.Root())
 		for _, pattern := range patterns {
-			hits, searched := lineByLine(t, ws.Root(), pattern)
+			hits, searched := lineByLine(texts, pattern)
 			want := strings.Join(hits, "\n")
 			switch {
 			case len(hits) > grepMaxHits:
@@ -177,8 +196,9 @@ func TestGrepLongLinesSameAsLineByLine(t *testing.T) {
 		"d.txt": strings.Repeat("d", grepBufSize) + "\nfoo\n",
 		"e.txt": strings.Repeat("e", grepBufSize-1) + "\nfoo\n" + strings.Repeat("f", grepBufSize+1) + "foo",
 	})
+	texts := readTexts(t, ws.Root())
 	for _, pattern := range []string{`foo`, `fo+`, `o\s*$`, `^[a-f]+$`, `\r`} {
-		hits, searched := lineByLine(t, ws.Root(), pattern)
+		hits, searched := lineByLine(texts, pattern)
 		want := strings.Join(hits, "\n")
 		if len(hits) == 0 {
 			want = fmt.Sprintf(enTexts.grepNoneF, pattern, searched)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,6 +163,50 @@ func TestAround(t *testing.T) {
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, around([]byte(tt.line), tt.start, tt.end, 120)); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tt.reason, diff)
+		}
+	}
+}
+
+// aroundRunes is around as it was first written, the whole line made
+// runes: the reference TestAroundSameAsRunes holds around to.
+func aroundRunes(line []byte, start, end, limit int) string {
+	before := []rune(strings.ToValidUTF8(string(line[:start]), "\uFFFD"))
+	match := []rune(strings.ToValidUTF8(string(line[start:end]), "\uFFFD"))
+	after := []rune(strings.ToValidUTF8(string(line[end:]), "\uFFFD"))
+	all := append(append(before, match...), after...)
+	if len(all) <= limit {
+		return string(all)
+	}
+	m := min(len(match), limit-2)
+	from := max(0, min(len(before)-(limit-m)/2, len(all)-limit))
+	window := append([]rune(nil), all[from:from+limit]...)
+	if from > 0 {
+		window[0] = '…'
+	}
+	if from+limit < len(all) {
+		window[len(window)-1] = '…'
+	}
+	return string(window)
+}
+
+// TestAroundSameAsRunes: around gives what making the whole line runes
+// gives, on random lines of ASCII, runes of 2 to 4 bytes, U+FFFD itself and
+// runs of invalid bytes (also across the match's edges), whatever the match
+// and the limit.
+func TestAroundSameAsRunes(t *testing.T) {
+	pieces := []string{"a", "b", " ", "é", "中", "𝄞", "\uFFFD", "\xff", "\xe4\xb8", "\x80\x80", "…"}
+	rng := rand.New(rand.NewPCG(7, 1))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(300) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		line := []byte(b.String())
+		start := rng.IntN(len(line) + 1)
+		end := start + rng.IntN(len(line)-start+1)
+		limit := 2 + rng.IntN(130)
+		if got, want := around(line, start, end, limit), aroundRunes(line, start, end, limit); got != want {
+			t.Fatalf("around(%q, %d, %d, %d) = %q, want %q", line, start, end, limit, got, want)
 		}
 	}
 }

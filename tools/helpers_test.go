@@ -21,16 +21,32 @@ func newTree(t testing.TB, files map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	writeFiles(t, dir, files)
+	return dir
+}
+
+// writeFiles writes files (path: content) under dir, making their folders.
+// The contents are written as they are, not copied to bytes first: some
+// tests write files of tens of megabytes.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString(content)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 // newWorkspace makes a workspace of files under <tmp>/root and returns it
@@ -42,15 +58,7 @@ func newWorkspace(t testing.TB, files map[string]string) (*Workspace, string) {
 	if err := os.Mkdir(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	ws, err := NewWorkspace(root)
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func parseQuirkStream(body []byte) (*quirkStream, error) {
 	for _, ev := range sse.Parse(body) {
 		it := &streamItem{ev: ev}
 		if ev.HasData && strings.HasPrefix(strings.TrimSpace(ev.Data), "{") {
-			obj, err := parseJSONObject([]byte(ev.Data))
+			obj, err := parseJSONObject(ev.Data)
 			if err != nil {
 				return nil, fmt.Errorf("event %d: %w", len(s.items)+1, err)
 			}
@@ -228,7 +228,7 @@ func (s *quirkStream) bytes(eol string) ([]byte, error) {
 	for i, it := range s.items {
 		events[i] = it.ev
 		if it.dirty {
-			b, err := it.chunk.MarshalJSON()
+			b, err := it.chunk.marshalSized(len(it.ev.Data) + 16)
 			if err != nil {
 				return nil, err
 			}

@@ -49,7 +49,7 @@ func gemEdit(edit func(evs []*jsonObject) ([]*jsonObject, error)) func([]byte, i
 			if !ev.HasData {
 				continue
 			}
-			o, err := parseJSONObject([]byte(ev.Data))
+			o, err := parseJSONObject(ev.Data)
 			if err != nil {
 				return nil, fmt.Errorf("event %q: %w", ev.Data, err)
 			}
@@ -191,7 +191,7 @@ func finishAlone(evs []*jsonObject) ([]*jsonObject, error) {
 }
 
 func geminiErrorMidstream(evs []*jsonObject) ([]*jsonObject, error) {
-	e, err := parseJSONObject(gemini.ErrorBody(503, "", "The model is overloaded. Please try again later."))
+	e, err := parseJSONObject(string(gemini.ErrorBody(503, "", "The model is overloaded. Please try again later.")))
 	if err != nil {
 		return nil, err
 	}

@@ -103,7 +103,7 @@ func TestJSONObjectEdits(t *testing.T) {
 // the encoding/json path (decodeJSONObject, marshalJSON) on data.
 func checkJSONObject(t *testing.T, data []byte) {
 	t.Helper()
-	got, err := parseJSONObject(data)
+	got, err := parseJSONObject(string(data))
 	want, werr := decodeJSONObject(data)
 	if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
 		t.Fatalf("%q: parse error %v, the decoder's %v", data, err, werr)
@@ -183,12 +183,12 @@ func refMarshal(t *testing.T, v any) []byte {
 func TestMarshalJSONLeavesOthersToEncodingJSON(t *testing.T) {
 	for _, other := range []any{json.RawMessage(`{ "a" : "<b>" , "c":[1, 2] }`), 7, 2.5, []string{"x", "&"},
 		json.Number(""), []any(nil), (*jsonObject)(nil), map[string]any{"m": "<"}} {
-		inner, err := parseJSONObject([]byte(`{"s":"<é>","n":1.5,"a":[true,null,{}]}`))
+		inner, err := parseJSONObject(`{"s":"<é>","n":1.5,"a":[true,null,{}]}`)
 		if err != nil {
 			t.Fatal(err)
 		}
 		inner.setAfter("s", "other", other)
-		o, _ := parseJSONObject([]byte(`{"first":"x","arr":[1],"last":{}}`))
+		o, _ := parseJSONObject(`{"first":"x","arr":[1],"last":{}}`)
 		o.set("arr", []any{json.Number("1"), inner, other})
 		o.set("obj", inner)
 		checkMarshal(t, o, o)

@@ -14,12 +14,14 @@ import (
 // parseJSONObject decodes data, which must hold exactly one JSON object.
 // The one pass of orderedReader reads it and checks the grammar
 // encoding/json's decoder takes as it goes; anything it does not take goes
-// through the decoder, whose error is the one returned.
-func parseJSONObject(data []byte) (*jsonObject, error) {
+// through the decoder, whose error is the one returned. It takes a string
+// (an event's data is one) so that keys, numbers and strings without
+// escapes are slices of data, not copies.
+func parseJSONObject(data string) (*jsonObject, error) {
 	r := orderedReader{data: data}
 	v := r.value(0)
 	if r.space(); r.bad || r.pos != len(data) {
-		return decodeJSONObject(data)
+		return decodeJSONObject([]byte(data))
 	}
 	obj, ok := v.(*jsonObject)
 	if !ok {
@@ -96,7 +98,7 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 // the first byte it does not take, or past maxReadDepth levels of nesting;
 // its values are then not to be used.
 type orderedReader struct {
-	data []byte
+	data string
 	pos  int
 	bad  bool
 }
@@ -204,7 +206,7 @@ func (r *orderedReader) value(depth int) any {
 
 // word reads the literal w at pos, which stands for v.
 func (r *orderedReader) word(w string, v any) any {
-	if len(r.data)-r.pos < len(w) || string(r.data[r.pos:r.pos+len(w)]) != w {
+	if len(r.data)-r.pos < len(w) || r.data[r.pos:r.pos+len(w)] != w {
 		return r.fail()
 	}
 	r.pos += len(w)
@@ -238,8 +240,20 @@ func (r *orderedReader) number() any {
 			return r.fail()
 		}
 	}
+	if r.pos-start == 1 {
+		return digitNumbers[r.data[start]-'0']
+	}
 	return json.Number(r.data[start:r.pos])
 }
+
+// digitNumbers are the numbers of one digit, made values once: most of a
+// stream's numbers are indexes, and making each a value allocates.
+var digitNumbers = func() (d [10]any) {
+	for i := range d {
+		d[i] = json.Number(strconv.Itoa(i))
+	}
+	return d
+}()
 
 func (r *orderedReader) at(c byte) bool { return r.pos < len(r.data) && r.data[r.pos] == c }
 
@@ -264,7 +278,7 @@ func (r *orderedReader) str() string {
 		case c == '"':
 			r.pos++
 			if plain {
-				return string(r.data[start+1 : r.pos-1])
+				return r.data[start+1 : r.pos-1]
 			}
 			return unquote(r.data[start:r.pos])
 		case c == '\\':
@@ -301,7 +315,7 @@ func (r *orderedReader) escape() bool {
 		if len(r.data)-r.pos < 6 {
 			return false
 		}
-		for _, h := range r.data[r.pos+2 : r.pos+6] {
+		for _, h := range []byte(r.data[r.pos+2 : r.pos+6]) {
 			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
 				return false
 			}
@@ -316,7 +330,7 @@ func (r *orderedReader) escape() bool {
 // stands for: escapes read, \uXXXX of a rune written in UTF-8. A surrogate
 // escape or invalid UTF-8 (which encoding/json pairs or replaces with
 // U+FFFD) is left to json.Unmarshal.
-func unquote(lit []byte) string {
+func unquote(lit string) string {
 	out := make([]byte, 0, len(lit))
 	for i := 1; i < len(lit)-1; {
 		switch c := lit[i]; {
@@ -335,7 +349,7 @@ func unquote(lit []byte) string {
 			case 't':
 				out = append(out, '\t')
 			case 'u':
-				v, _ := strconv.ParseUint(string(lit[i:i+4]), 16, 32)
+				v, _ := strconv.ParseUint(lit[i:i+4], 16, 32)
 				if utf16.IsSurrogate(rune(v)) {
 					return unmarshalString(lit)
 				}
@@ -345,7 +359,7 @@ func unquote(lit []byte) string {
 				out = append(out, e)
 			}
 		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(lit[i:])
+			r, n := utf8.DecodeRuneInString(lit[i:])
 			if r == utf8.RuneError && n == 1 {
 				return unmarshalString(lit)
 			}
@@ -359,8 +373,8 @@ func unquote(lit []byte) string {
 	return string(out)
 }
 
-func unmarshalString(lit []byte) string {
+func unmarshalString(lit string) string {
 	var s string
-	_ = json.Unmarshal(lit, &s) // a valid string literal
+	_ = json.Unmarshal([]byte(lit), &s) // a valid string literal
 	return s
 }

@@ -13,7 +13,14 @@ import (
 // anything else it hands the whole object to marshalJSON, which asks
 // encoding/json for every member.
 func (o *jsonObject) MarshalJSON() ([]byte, error) {
-	if b, ok := appendJSON(nil, o); ok {
+	return o.marshalSized(0)
+}
+
+// marshalSized is MarshalJSON writing into room for size bytes: a
+// re-encoded event's data is about as long as it came, so the bytes are
+// written in one buffer instead of one that grows.
+func (o *jsonObject) marshalSized(size int) ([]byte, error) {
+	if b, ok := appendJSON(make([]byte, 0, size), o); ok {
 		return b, nil
 	}
 	return o.marshalJSON()

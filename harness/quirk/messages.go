@@ -69,7 +69,7 @@ func parseMsgStream(body []byte) (*msgStream, error) {
 	for _, ev := range s.events {
 		var obj *jsonObject
 		if ev.HasData {
-			o, err := parseJSONObject([]byte(ev.Data))
+			o, err := parseJSONObject(ev.Data)
 			if err != nil {
 				return nil, fmt.Errorf("event %q: %w", ev.Name, err)
 			}
@@ -83,7 +83,7 @@ func parseMsgStream(body []byte) (*msgStream, error) {
 func (s *msgStream) bytes() []byte {
 	for i, d := range s.data {
 		if d != nil {
-			b, _ := d.MarshalJSON() // ordered objects of plain values always marshal
+			b, _ := d.marshalSized(len(s.events[i].Data) + 16) // ordered objects of plain values always marshal
 			s.events[i].Data = string(b)
 		}
 	}

@@ -31,7 +31,7 @@ func startInput(only bool) func(*msgStream) error {
 			if args == "" {
 				args = "{}"
 			}
-			if _, err := parseJSONObject([]byte(args)); err != nil {
+			if _, err := parseJSONObject(args); err != nil {
 				return fmt.Errorf("block %s arguments are not an object: %w", n, ErrNotApplicable)
 			}
 			input := json.RawMessage(args) // as sent, escapes and all

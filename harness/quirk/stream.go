@@ -23,13 +23,19 @@ import (
 // Until the answer's format is known (its first event that says it, as
 // wire.Detect reads it) a quirk of one format holds those events too.
 type Stream struct {
-	q         Quirk
-	seed      int64
-	pending   []byte // the event being read, not yet complete
-	ed        editor
-	decided   bool     // the answer's format is known (or the quirk takes any)
-	undecided [][]byte // the events read before the format was known
-	passing   bool     // an error happened: the rest passes as it comes
+	q       Quirk
+	seed    int64
+	pending []byte // the event being read, not yet complete
+	// scanned is where in pending a scan for the event's end resumes: just
+	// after its last LF seen, a line's start before which no event ended.
+	scanned int
+	ed      editor // nil until the format is known to be the quirk's
+	decided bool   // the answer's format is known (or the quirk takes any)
+	// head is the events read before the format was known, one after the
+	// other (a copy: pending's room is reused), headEnds where each ends.
+	head     []byte
+	headEnds []int
+	passing  bool // an error happened: the rest passes as it comes
 }
 
 // editor is a quirk's streaming form: it takes each complete event (its
@@ -43,8 +49,10 @@ type editor interface {
 
 // Stream starts q on one answer; seed is the one q.Apply would get.
 func (q Quirk) Stream(seed int64) *Stream {
-	s := &Stream{q: q, seed: seed, decided: q.API == ""}
-	s.ed = q.streaming.editor(q, seed)
+	s := &Stream{q: q, seed: seed}
+	if q.API == "" {
+		s.decided, s.ed = true, q.streaming.editor(q, seed)
+	}
 	return s
 }
 
@@ -57,31 +65,42 @@ func (s *Stream) Write(p []byte) ([]byte, error) {
 	if s.passing {
 		return p, nil
 	}
-	// No event completes without a line end, or the byte after a CR that
-	// may have begun a CRLF: skip the scan (bytes trickling in one by one
-	// would make it quadratic).
-	crLast := len(s.pending) > 0 && s.pending[len(s.pending)-1] == '\r'
-	s.pending = append(s.pending, p...)
-	if !crLast && !bytes.ContainsAny(p, "\r\n") {
-		return nil, nil
+	// Events that p holds whole are read from p itself; only an event
+	// begun and not ended is copied, into pending, whose room is reused
+	// (the editors copy what they keep).
+	buf, from := p, 0
+	if len(s.pending) > 0 {
+		// No event completes without a line end, or the byte after a CR
+		// that may have begun a CRLF: skip the scan.
+		crLast := s.pending[len(s.pending)-1] == '\r'
+		s.pending = append(s.pending, p...)
+		if !crLast && bytes.IndexByte(p, '\n') < 0 && bytes.IndexByte(p, '\r') < 0 {
+			return nil, nil
+		}
+		buf, from = s.pending, s.scanned
 	}
 	var out []byte
 	for {
-		n := completeEvent(s.pending)
+		n := completeEvent(buf, from)
 		if n == 0 {
-			return out, nil
+			break
 		}
-		ev := s.pending[:n:n]
-		s.pending = s.pending[n:]
-		sent, err := s.event(ev)
+		sent, err := s.event(buf[:n:n])
+		buf, from = buf[n:], 0
+		s.scanned = 0
 		out = append(out, sent...)
 		if err != nil {
 			s.passing = true
-			out = append(out, s.pending...)
+			out = append(out, buf...)
 			s.pending = nil
 			return out, s.wrap(err)
 		}
 	}
+	// What is left begins an event: keep it, and where to scan it from
+	// (bytes trickling in one by one must not make the scans quadratic).
+	s.pending = append(s.pending[:0], buf...)
+	s.scanned += bytes.LastIndexByte(s.pending[s.scanned:], '\n') + 1
+	return out, nil
 }
 
 // Close ends the answer and returns the bytes still to send (see Write for
@@ -93,7 +112,7 @@ func (s *Stream) Close() ([]byte, error) {
 	var out []byte
 	if len(s.pending) > 0 {
 		sent, err := s.event(s.pending)
-		s.pending = nil
+		s.pending, s.scanned = nil, 0
 		out = append(out, sent...)
 		if err != nil {
 			s.passing = true
@@ -103,7 +122,7 @@ func (s *Stream) Close() ([]byte, error) {
 	if !s.decided {
 		if err := s.decide(true); err != nil {
 			s.passing = true
-			return append(out, bytes.Join(s.undecided, nil)...), s.wrap(err)
+			return append(out, s.head...), s.wrap(err)
 		}
 		sent, err := s.replay()
 		out = append(out, sent...)
@@ -129,9 +148,10 @@ func (s *Stream) event(raw []byte) ([]byte, error) {
 	if s.decided {
 		return s.ed.event(raw)
 	}
-	s.undecided = append(s.undecided, raw)
+	s.head = append(s.head, raw...)
+	s.headEnds = append(s.headEnds, len(s.head))
 	if err := s.decide(false); err != nil {
-		return bytes.Join(s.undecided, nil), err
+		return s.head, err
 	}
 	if !s.decided {
 		return nil, nil
@@ -142,18 +162,18 @@ func (s *Stream) event(raw []byte) ([]byte, error) {
 // replay hands the events read before the format was known to the editor.
 func (s *Stream) replay() ([]byte, error) {
 	var out []byte
-	for i, raw := range s.undecided {
-		sent, err := s.ed.event(raw)
+	start := 0
+	for _, end := range s.headEnds {
+		sent, err := s.ed.event(s.head[start:end:end])
 		out = append(out, sent...)
 		if err != nil {
-			for _, r := range s.undecided[i+1:] {
-				out = append(out, r...)
-			}
-			s.undecided = nil
+			out = append(out, s.head[end:]...)
+			s.head, s.headEnds = nil, nil
 			return out, err
 		}
+		start = end
 	}
-	s.undecided = nil
+	s.head, s.headEnds = nil, nil
 	return out, nil
 }
 
@@ -168,7 +188,7 @@ func (s *Stream) replay() ([]byte, error) {
 // the first probe as another format than the probe alone says has such a
 // line: the second probe is not needed.
 func (s *Stream) decide(atEnd bool) error {
-	head := bytes.Join(s.undecided, nil)
+	head := s.head
 	var f *agent.Format
 	if atEnd {
 		f = wire.Detect(head)
@@ -183,6 +203,7 @@ func (s *Stream) decide(atEnd bool) error {
 	if f.Name != s.q.API {
 		return fmt.Errorf("a %s stream, not %s: %w", f.Name, s.q.API, ErrNotApplicable)
 	}
+	s.ed = s.q.streaming.editor(s.q, s.seed) // made only for a stream it edits
 	return nil
 }
 
@@ -197,10 +218,15 @@ var messagesProbeFormat = wire.Detect([]byte(messagesProbe))
 // completeEvent is the length of the first complete event in b (as
 // sse.SplitEvents cuts it: up to and with the blank line that ends it), 0
 // when b holds none yet. A CR at the very end may be the first half of a
-// CRLF, so an event ending there waits for the next byte.
-func completeEvent(b []byte) int {
-	n := sse.FirstEventEnd(b)
-	if n == len(b) && n > 0 && b[n-1] == '\r' {
+// CRLF, so an event ending there waits for the next byte. The scan starts
+// at from, a line's start (just after an LF) before which no event ends.
+func completeEvent(b []byte, from int) int {
+	n := sse.FirstEventEnd(b[from:])
+	if n == 0 {
+		return 0
+	}
+	n += from
+	if n == len(b) && b[n-1] == '\r' {
 		return 0
 	}
 	return n

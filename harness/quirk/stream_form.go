@@ -114,7 +114,7 @@ func (e *lastEditor) event(raw []byte) ([]byte, error) {
 			}
 			out = append(out, b...)
 		}
-		e.pending = raw
+		e.pending = append(e.pending[:0], raw...) // raw's room is the Stream's
 	}
 	return out, nil
 }
