@@ -85,7 +85,7 @@ func newRespItems() respItems {
 // onlyUnannounced (an output_item.added), the open item must be one that
 // content events opened before any announcement.
 func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUnannounced bool) *respItem {
-	if it := s.byID[id]; id != "" && it != nil && it.kind == kind {
+	if it := s.idItem(id); it != nil && it.kind == kind {
 		return it
 	}
 	if it := s.byCall[callID]; callID != "" && it != nil {
@@ -178,11 +178,25 @@ func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
 	return s.find(string(id), "", kind, index)
 }
 
+// idItem is byID[id] (nil for ""), without hashing id when it is the
+// own id of a recent item.
+func (s *respItems) idItem(id string) *respItem {
+	if id == "" {
+		return nil
+	}
+	for _, it := range s.recent {
+		if it != nil && it.id == id {
+			return it // byID[id] is it, for good
+		}
+	}
+	return s.byID[id]
+}
+
 // idString returns an item id the fast path read, as a string: the
 // item's own id when an item has it (the ids of done events), else a new
 // string from the arena.
 func (s *respItems) idString(b []byte) string {
-	if it := s.byID[string(b)]; it != nil && it.id == string(b) {
+	if it := s.idItem(string(b)); it != nil && it.id == string(b) {
 		return it.id
 	}
 	return s.ids.string(b)
@@ -190,6 +204,11 @@ func (s *respItems) idString(b []byte) string {
 
 // callIDString is idString for a call id.
 func (s *respItems) callIDString(b []byte) string {
+	for _, it := range s.recent {
+		if it != nil && it.callID == string(b) {
+			return it.callID
+		}
+	}
 	if it := s.byCall[string(b)]; it != nil && it.callID == string(b) {
 		return it.callID
 	}
@@ -203,7 +222,7 @@ func (s *respItems) name(it *respItem, id, callID string) {
 		if it.id == "" {
 			it.id = id
 		}
-		if _, known := s.byID[id]; !known {
+		if s.idItem(id) == nil {
 			s.byID[id] = it
 		}
 	}
