@@ -55,6 +55,9 @@ type respItems struct {
 	// bytes (arguments that outgrow it move to a buffer of their own).
 	argSlab   []byte
 	argWindow int
+
+	length int64          // the stream's length, 0 when unknown
+	read   countingReader // the stream, counting how much of it has been read
 }
 
 // Slab sizes: a slab holds as many items as the stream has opened so far,
@@ -224,6 +227,7 @@ func (s *respItems) name(it *respItem, id, callID string) {
 		}
 		if s.idItem(id) == nil {
 			s.byID[id] = it
+			s.presize()
 		}
 	}
 	if callID != "" && isCall(it.kind) {

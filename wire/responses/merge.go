@@ -57,7 +57,8 @@ type respMerger struct {
 // response.completed, ErrSecondResponse wrapped, or a read or decode error.
 func Merge(r io.Reader) (*agent.Turn, error) {
 	m := respMerger{items: newRespItems()}
-	_, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
+	m.items.length, m.items.read = streamLength(r), countingReader{r: r}
+	_, err := sse.Each(&m.items.read, func(data []byte, isError bool) (bool, error) {
 		switch string(data) {
 		case "", "null":
 			return false, nil // an error event with no data says nothing
