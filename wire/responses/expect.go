@@ -7,10 +7,12 @@ import (
 
 // What a stream of known length shows about how many items it has: after
 // its first presizeAt item ids, the items so far scaled by the share of the
-// stream read so far. The maps of ids are then made that large at once
-// (at most maxPresize times what they hold), instead of growing table by
-// table to it: a stream of thousands of calls read from a file or from
-// memory. A stream of unknown length (a response body) grows them as
+// stream read so far (counted as its events' data, which leaves out the
+// framing: the estimate errs on the large side, by the share of event:
+// lines and "data: " prefixes). The maps of ids are then made that large
+// at once (at most maxPresize times what they hold), instead of growing
+// table by table to it: a stream of thousands of calls read from a file or
+// from memory. A stream of unknown length (a response body) grows them as
 // before; either way they hold the same entries.
 const (
 	presizeAt  = 1024
@@ -31,27 +33,15 @@ func streamLength(r io.Reader) int64 {
 	return 0
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // presize remakes the maps of ids as large as the stream's length says
 // they will grow, once they hold presizeAt ids.
 func (s *respItems) presize() {
-	if s.length <= 0 || s.read.n <= 0 || len(s.byID) != presizeAt {
+	if s.length <= 0 || s.read <= 0 || len(s.byID) != presizeAt {
 		return
 	}
 	// The items so far times the stream's length over what was read, in
 	// 1/16ths.
-	scale := min(16*s.length/s.read.n, 16*maxPresize)
+	scale := min(16*s.length/s.read, 16*maxPresize)
 	if scale < 2*16 {
 		return
 	}

@@ -56,8 +56,8 @@ type respItems struct {
 	argSlab   []byte
 	argWindow int
 
-	length int64          // the stream's length, 0 when unknown
-	read   countingReader // the stream, counting how much of it has been read
+	length int64 // the stream's length, 0 when unknown
+	read   int64 // the data of the events merged so far, in bytes
 }
 
 // Slab sizes: a slab holds as many items as the stream has opened so far,
