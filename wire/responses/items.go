@@ -16,7 +16,6 @@ type respItem struct {
 	callID string
 	name   string
 	index  int // output_index
-	seen   int // first-seen position among all items
 
 	kind      respKind
 	hasIndex  bool
@@ -27,7 +26,6 @@ type respItem struct {
 
 	args     []byte // function_call: deltas appended, then replaced by done text
 	argsFrom string // where args came from: "" (nothing yet), "deltas", or the done event's type
-	fallback []byte // arguments output_item.added carried: used only when nothing else supplies any
 
 	parts map[int]*respPart // message and reasoning text by content_index
 }
@@ -51,6 +49,9 @@ type respItems struct {
 	recent [4]*respItem
 	slab   []respItem  // items are carved from this slab
 	ids    stringArena // the strings of the ids the fast path reads
+	// fallbacks are the arguments output_item.added carried, used only
+	// when nothing else supplies any: few items have them.
+	fallbacks map[*respItem][]byte
 	// argSlab is where each call's arguments start: a window of argWindow
 	// bytes (arguments that outgrow it move to a buffer of their own).
 	argSlab   []byte
@@ -117,7 +118,7 @@ func (s *respItems) add(kind respKind, index *int) *respItem {
 		// Earlier slabs stay where all points.
 		s.slab = make([]respItem, 0, min(max(len(s.all), minItemSlab), maxItemSlab))
 	}
-	s.slab = append(s.slab, respItem{kind: kind, seen: len(s.all), open: true})
+	s.slab = append(s.slab, respItem{kind: kind, open: true})
 	it := &s.slab[len(s.slab)-1]
 	if index != nil {
 		it.index, it.hasIndex = *index, true
@@ -300,7 +301,7 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 	for _, it := range items {
 		if isCall(it.kind) {
 			n++
-			size += len(it.callArgs())
+			size += len(s.callArgs(it))
 		}
 	}
 	if n == 0 {
@@ -310,7 +311,7 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 	all.Grow(size)
 	for _, it := range items {
 		if isCall(it.kind) {
-			all.Write(it.callArgs())
+			all.Write(s.callArgs(it))
 		}
 	}
 	allArgs := all.String()
@@ -327,7 +328,7 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 			id = "call_" + strconv.Itoa(it.index) + "_" + strconv.Itoa(len(out))
 		}
 		var args string
-		args, allArgs = allArgs[:len(it.callArgs())], allArgs[len(it.callArgs()):]
+		args, allArgs = allArgs[:len(s.callArgs(it))], allArgs[len(s.callArgs(it)):]
 		typ := "function"
 		if it.kind == kindCustomCall {
 			typ = "custom"
@@ -341,9 +342,9 @@ func (s *respItems) calls(items []*respItem) []agent.ToolCall {
 
 // callArgs is a call's arguments: what deltas and done events gave, else
 // what output_item.added carried.
-func (it *respItem) callArgs() []byte {
-	if it.argsFrom == "" && len(it.fallback) > 0 {
-		return it.fallback
+func (s *respItems) callArgs(it *respItem) []byte {
+	if f := s.fallbacks[it]; it.argsFrom == "" && len(f) > 0 {
+		return f
 	}
 	return it.args
 }

@@ -255,8 +255,11 @@ func (m *respMerger) itemAdded(ev *respEvent) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text := m.callText(j); len(text) > 0 && it.fallback == nil {
-		it.fallback = bytes.Clone(text)
+	if text := m.callText(j); len(text) > 0 && m.items.fallbacks[it] == nil {
+		if m.items.fallbacks == nil {
+			m.items.fallbacks = map[*respItem][]byte{}
+		}
+		m.items.fallbacks[it] = bytes.Clone(text)
 	}
 }
 
