@@ -47,8 +47,12 @@ type respItems struct {
 	// never changes an id's item once set, so while it.id is the id asked
 	// for, byID gives it, and the lookup is a comparison.
 	recent [4]*respItem
-	slab   []respItem  // items are carved from this slab
-	ids    stringArena // the strings of the ids the fast path reads
+	// noID and noCall are an id byID and a call id byCall were last found
+	// not to hold ("" for none), until they are added: lookup and then
+	// name ask for a new item's ids twice.
+	noID, noCall string
+	slab         []respItem  // items are carved from this slab
+	ids          stringArena // the strings of the ids the fast path reads
 	// fallbacks are the arguments output_item.added carried, used only
 	// when nothing else supplies any: few items have them.
 	fallbacks map[*respItem][]byte
@@ -89,10 +93,14 @@ func newRespItems() respItems {
 // onlyUnannounced (an output_item.added), the open item must be one that
 // content events opened before any announcement.
 func (s *respItems) lookup(id, callID string, kind respKind, index *int, onlyUnannounced bool) *respItem {
-	if it := s.idItem(id); it != nil && it.kind == kind {
+	it := s.idItem(id)
+	if it != nil && it.kind == kind {
 		return it
 	}
-	if it := s.byCall[callID]; callID != "" && it != nil {
+	if it == nil && id != "" {
+		s.noID = id // for name, next
+	}
+	if it := s.callItem(callID); it != nil {
 		return it
 	}
 	if isCall(kind) {
@@ -183,7 +191,7 @@ func (s *respItems) findBytes(id []byte, kind respKind, index *int) *respItem {
 }
 
 // idItem is byID[id] (nil for ""), without hashing id when it is the
-// own id of a recent item.
+// own id of a recent item or was last found missing.
 func (s *respItems) idItem(id string) *respItem {
 	if id == "" {
 		return nil
@@ -193,7 +201,23 @@ func (s *respItems) idItem(id string) *respItem {
 			return it // byID[id] is it, for good
 		}
 	}
+	if id == s.noID {
+		return nil
+	}
 	return s.byID[id]
+}
+
+// callItem is byCall[callID] (nil for ""), without hashing callID again
+// when it was just found missing.
+func (s *respItems) callItem(callID string) *respItem {
+	if callID == "" || callID == s.noCall {
+		return nil
+	}
+	it := s.byCall[callID]
+	if it == nil {
+		s.noCall = callID
+	}
+	return it
 }
 
 // idString returns an item id the fast path read, as a string: the
@@ -227,7 +251,7 @@ func (s *respItems) name(it *respItem, id, callID string) {
 			it.id = id
 		}
 		if s.idItem(id) == nil {
-			s.byID[id] = it
+			s.byID[id], s.noID = it, ""
 			s.presize()
 		}
 	}
@@ -235,8 +259,8 @@ func (s *respItems) name(it *respItem, id, callID string) {
 		if it.callID == "" {
 			it.callID = callID
 		}
-		if _, known := s.byCall[callID]; !known {
-			s.byCall[callID] = it
+		if s.callItem(callID) == nil {
+			s.byCall[callID], s.noCall = it, ""
 		}
 	}
 }

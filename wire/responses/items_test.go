@@ -11,7 +11,8 @@ import (
 // found last by their own id, finds the very item it finds with nothing
 // remembered, through any sequence of items opened, named (with ids reused
 // across items and kinds) and found; so do lookup and find, which read
-// byID through what findBytes remembers.
+// byID through what findBytes remembers and byID and byCall through the
+// ids last found missing.
 func TestFindBytesRecentIsTheMap(t *testing.T) {
 	kinds := []respKind{kindFunctionCall, kindMessage, kindCustomCall}
 	for seed := range uint64(300) {
@@ -21,7 +22,7 @@ func TestFindBytesRecentIsTheMap(t *testing.T) {
 			id := "fc_" + strconv.Itoa(rng.IntN(6))
 			kind := kinds[rng.IntN(len(kinds))]
 			index := rng.IntN(4)
-			slow.recent = [4]*respItem{}
+			slow.recent, slow.noID, slow.noCall = [4]*respItem{}, "", ""
 			var got, want *respItem
 			switch rng.IntN(4) {
 			case 0: // an output_item.added: opened, or joined, and named
