@@ -60,9 +60,6 @@ type respItems struct {
 	// bytes (arguments that outgrow it move to a buffer of their own).
 	argSlab   []byte
 	argWindow int
-
-	length int64 // the stream's length, 0 when unknown
-	read   int64 // the data of the events merged so far, in bytes
 }
 
 // Slab sizes: a slab holds as many items as the stream has opened so far,
@@ -252,7 +249,6 @@ func (s *respItems) name(it *respItem, id, callID string) {
 		}
 		if s.idItem(id) == nil {
 			s.byID[id], s.noID = it, ""
-			s.presize()
 		}
 	}
 	if callID != "" && isCall(it.kind) {

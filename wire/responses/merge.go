@@ -57,9 +57,7 @@ type respMerger struct {
 // response.completed, ErrSecondResponse wrapped, or a read or decode error.
 func Merge(r io.Reader) (*agent.Turn, error) {
 	m := respMerger{items: newRespItems()}
-	m.items.length = streamLength(r)
 	_, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
-		m.items.read += int64(len(data))
 		switch string(data) {
 		case "", "null":
 			return false, nil // an error event with no data says nothing
