@@ -8,15 +8,16 @@ package responses
 // back as a custom_tool_call item and its result as custom_tool_call_output.
 
 // callText is the text a whole item carries for its call: a custom call's
-// input (a string), else the arguments (a string, or an object compacted).
-func (j *respItemJSON) callText() []byte {
+// input (a string), else the arguments (a string, or an object compacted),
+// in the merger's scratch buffer (valid until the next text).
+func (m *respMerger) callText(j *respItemJSON) []byte {
 	if kindOf(j.Type) == kindCustomCall {
-		text, isString := deltaText(j.Input)
+		text, isString := m.text(j.Input)
 		if !isString {
 			return nil
 		}
 		return text
 	}
-	text, _ := deltaText(j.Arguments)
+	text, _ := m.text(j.Arguments)
 	return text
 }

@@ -3,6 +3,7 @@ package responses
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/agentvcr/agentvcr/wire/internal/jsonscan"
@@ -125,27 +126,47 @@ func kindOfEvent(typ string) (respKind, bool) {
 // value; any other JSON value (an object some gateways send) compacted; nil
 // for null or absent.
 func deltaText(raw json.RawMessage) (text []byte, isString bool) {
+	return appendDeltaText(nil, raw)
+}
+
+// appendDeltaText is deltaText appending the text to dst and returning
+// the extended slice, as append does (nil, whatever dst, for null or
+// absent).
+func appendDeltaText(dst []byte, raw json.RawMessage) (text []byte, isString bool) {
 	raw = bytes.TrimSpace(raw)
 	if !jsonscan.Present(raw) {
 		return nil, false
 	}
 	if raw[0] == '"' {
+		if dst == nil {
+			dst = []byte{} // a string's text is never nil, "" included
+		}
 		if utf8.Valid(raw) {
 			// A literal the decoder (or the fast path's scanner) validated:
 			// unquoted as encoding/json would, without its second pass.
-			return jsonscan.AppendUnquoted(make([]byte, 0, len(raw)-2), raw), true
+			return jsonscan.AppendUnquoted(slices.Grow(dst, len(raw)-2), raw), true
 		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			return []byte(s), true
+			return append(dst, s...), true
 		}
 		return nil, false
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
+	b := bytes.NewBuffer(dst)
+	if json.Compact(b, raw) != nil {
 		return nil, false
 	}
 	return b.Bytes(), false
+}
+
+// text is deltaText decoding into the merger's scratch buffer, for a text
+// that is copied elsewhere before the next call: no allocation of its own.
+func (m *respMerger) text(raw json.RawMessage) (text []byte, isString bool) {
+	text, isString = appendDeltaText(m.scratch[:0], raw)
+	if cap(text) > cap(m.scratch) {
+		m.scratch = text[:0]
+	}
+	return text, isString
 }
 
 // itemType returns an item's type, without allocating for the types the

@@ -144,30 +144,30 @@ func (m *respMerger) content(ev *respEvent) {
 	it := m.items.find(ev.ItemID, "", kind, ev.OutputIndex)
 	switch ev.Type {
 	case "response.function_call_arguments.delta":
-		text, isString := deltaText(ev.Delta)
+		text, isString := m.text(ev.Delta)
 		if isString {
-			it.args = append(it.args, text...)
+			it.args = append(m.items.window(it), text...)
 		} else if text != nil {
-			it.args = append(it.args[:0], text...)
+			it.args = append(m.items.window(it)[:0], text...)
 		}
 		it.argsFrom = "deltas"
 	case "response.function_call_arguments.done":
 		if ev.Name != "" && it.name == "" {
 			it.name = ev.Name
 		}
-		if text, _ := deltaText(ev.Arguments); len(text) > 0 {
+		if text, _ := m.text(ev.Arguments); len(text) > 0 {
 			m.confirmArgs(it, text, ev.Type)
 		}
 	case "response.custom_tool_call_input.delta":
-		text, _ := deltaText(ev.Delta)
+		text, _ := m.text(ev.Delta)
 		it.args = append(it.args, text...)
 		it.argsFrom = "deltas"
 	case "response.custom_tool_call_input.done":
-		if text, isString := deltaText(ev.Input); isString {
+		if text, isString := m.text(ev.Input); isString {
 			m.confirmArgs(it, text, ev.Type)
 		}
 	case "response.output_text.delta", "response.reasoning_text.delta", "response.reasoning_summary_text.delta":
-		text, _ := deltaText(ev.Delta)
+		text, _ := m.text(ev.Delta)
 		p := it.part(partIndex(ev))
 		p.text = append(p.text, text...)
 		p.from = "deltas"
@@ -195,7 +195,7 @@ func (m *respMerger) delta(d *respDelta) {
 	switch d.typ {
 	case "response.function_call_arguments.delta":
 		it := m.items.findBytes(d.itemID, kindFunctionCall, index)
-		it.args = jsonscan.AppendUnquoted(it.args, d.delta)
+		it.args = jsonscan.AppendUnquoted(m.items.window(it), d.delta)
 		it.argsFrom = "deltas"
 	case "response.output_text.delta":
 		p := m.items.findBytes(d.itemID, kindMessage, index).part(content)
@@ -215,11 +215,13 @@ func (m *respMerger) delta(d *respDelta) {
 		}
 	case "response.output_item.added", "response.output_item.done":
 		f := &d.item
-		m.item = respItemJSON{ID: string(f.id), Type: itemType(f.typ), CallID: string(f.callID), Name: m.name(f.name), Arguments: f.args}
+		m.item = respItemJSON{Type: itemType(f.typ), Name: m.name(f.name), Arguments: f.args}
 		m.ev = respEvent{Type: d.typ, OutputIndex: index, Item: &m.item}
 		if d.typ == "response.output_item.added" {
+			m.item.ID, m.item.CallID = m.items.ids.string(f.id), m.items.ids.string(f.callID)
 			m.itemAdded(&m.ev)
 		} else {
+			m.item.ID, m.item.CallID = m.items.idString(f.id), m.items.callIDString(f.callID)
 			m.itemDone(&m.ev)
 		}
 	}
@@ -251,8 +253,11 @@ func (m *respMerger) itemAdded(ev *respEvent) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text := j.callText(); len(text) > 0 && it.fallback == nil {
-		it.fallback = text
+	if text := m.callText(j); len(text) > 0 && m.items.fallbacks[it] == nil {
+		if m.items.fallbacks == nil {
+			m.items.fallbacks = map[*respItem][]byte{}
+		}
+		m.items.fallbacks[it] = bytes.Clone(text)
 	}
 }
 
@@ -267,7 +272,7 @@ func (m *respMerger) itemDone(ev *respEvent) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text := j.callText(); len(text) > 0 {
+	if text := m.callText(j); len(text) > 0 {
 		m.confirmArgs(it, text, ev.Type)
 	}
 	for i, p := range append(j.Content, j.Summary...) {
@@ -284,8 +289,9 @@ func (m *respMerger) confirmArgs(it *respItem, text []byte, source string) {
 	if it.argsFrom != "" && !bytes.Equal(it.args, text) {
 		m.warn("call %s: the arguments in %s differ from the %s; the done text is used", it.label(), source, from(it.argsFrom))
 	}
-	it.args = append(it.args[:0], text...)
+	it.args = append(m.items.window(it)[:0], text...)
 	it.argsFrom = source
+	m.items.sized(len(text))
 }
 
 // confirmText does for a content part's text what confirmArgs does for
@@ -415,8 +421,8 @@ func (m *respMerger) fillGaps(it *respItem, j *respItemJSON) {
 	if j.Name != "" && it.name == "" {
 		it.name = j.Name
 	}
-	if text := j.callText(); len(text) > 0 && it.argsFrom == "" {
-		it.args = append(it.args[:0], text...)
+	if text := m.callText(j); len(text) > 0 && it.argsFrom == "" {
+		it.args = append(m.items.window(it)[:0], text...)
 		it.argsFrom = "response.completed"
 	}
 	for i, p := range append(j.Content, j.Summary...) {

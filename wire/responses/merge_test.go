@@ -63,3 +63,31 @@ func TestMergeResponsesStreamErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeResponsesAddedArguments: arguments that only output_item.added
+// carried are the call's; a call whose deltas came as well takes the
+// deltas.
+func TestMergeResponsesAddedArguments(t *testing.T) {
+	stream := `data: {"type":"response.created","response":{"id":"resp_1","output":[]}}
+
+data: {"type":"response.output_item.added","output_index":0,"item":{"id":"fc_1","type":"function_call","call_id":"call_1","name":"glob","arguments":"{\"a\":1}"}}
+
+data: {"type":"response.output_item.added","output_index":1,"item":{"id":"fc_2","type":"function_call","call_id":"call_2","name":"grep","arguments":"{\"old\":0}"}}
+
+data: {"type":"response.function_call_arguments.delta","item_id":"fc_2","output_index":1,"delta":"{\"b\":2}"}
+
+data: {"type":"response.completed","response":{"id":"resp_1","output":[]}}
+
+`
+	got, err := Merge(bytes.NewReader([]byte(stream)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []agent.ToolCall{
+		{ID: "call_1", Type: "function", Function: agent.FunctionCall{Name: "glob", Arguments: `{"a":1}`}},
+		{ID: "call_2", Type: "function", Function: agent.FunctionCall{Name: "grep", Arguments: `{"b":2}`}},
+	}
+	if diff := cmp.Diff(want, got.ToolCalls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}

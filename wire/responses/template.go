@@ -59,14 +59,24 @@ func (t *respTemplate) remember(data []byte, d *respDelta, s *scanner) {
 }
 
 // match reports whether data matches the template and then fills d as
-// scanRespDelta would.
+// scanRespDelta would (its item only when the event carries one: d.item is
+// read only then).
 func (t *respTemplate) match(data []byte, d *respDelta) bool {
 	var vals [jsonscan.MaxHoles]jsonscan.Value // on the stack: no write barriers
 	if !t.ok || !t.t.Match(data, &vals) {
 		return false
 	}
 	t.hits++
-	*d = t.d
+	// A whole respDelta would be copied with its pointers' write barriers:
+	// an item only for the events that carry one.
+	d.typ, d.key = t.d.typ, t.d.key
+	d.seq, d.hasSeq = 0, t.d.hasSeq
+	d.outputIndex, d.hasOutput = 0, t.d.hasOutput
+	d.contentIndex, d.hasContent = 0, t.d.hasContent
+	d.itemID, d.delta = nil, nil
+	if t.d.key == "item" {
+		d.item = t.d.item
+	}
 	for i, role := range t.roles[:t.t.Holes()] {
 		switch v := &vals[i]; role {
 		case roleSeq:

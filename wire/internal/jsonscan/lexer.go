@@ -1,6 +1,9 @@
 package jsonscan
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Scanner is a cursor over one event's JSON, the lexical half of a format's
 // fast path (each wire package's scan file has its events' shape). It validates what it reads the
@@ -60,7 +63,11 @@ func (s *Scanner) Str() (lit []byte, plain, ok bool) {
 	i := start + 1
 	plain = true
 	for {
-		for i+8 <= len(b) && special8(binary.LittleEndian.Uint64(b[i:])) == 0 {
+		for i+8 <= len(b) {
+			if m := special8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3 // the first byte to look at
+				break
+			}
 			i += 8
 		}
 		for i < len(b) && strPlain[b[i]] {
@@ -98,9 +105,11 @@ func (s *Scanner) Str() (lit []byte, plain, ok bool) {
 	}
 }
 
-// special8 is not zero when one of the 8 bytes in x may be one that
-// strPlain does not mark (a false alarm only sends the caller to its byte
-// loop): below 0x20, '"', '\\' or not ASCII.
+// special8 is not zero when one of the 8 bytes in x (little-endian) is one
+// that strPlain does not mark: below 0x20, '"', '\\' or not ASCII. Its lowest
+// set bit is in the first such byte (a subtraction borrows only out of a
+// byte it marks, so the bytes before that one are exact; bytes after it
+// may be marked falsely).
 func special8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote, backslash := x^(ones*'"'), x^(ones*'\\')
