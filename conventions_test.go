@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
@@ -19,31 +20,51 @@ import (
 	"github.com/agentvcr/agentvcr/internal/cli"
 )
 
-// outsideBranches are the references to documents that are not in the
+// outsidePatterns are the references to documents that are not in the
 // repository (the project's planning notes, research files, a sibling
-// folder): each a pattern, and the literal every match of it holds, which
-// mayRefer scans for first. outside is their union.
-var outsideBranches = []struct{ literal, pattern string }{
-	{"research/", `research/[a-z_]+\.md`},
-	{"SPEC", `\bSPEC(\.md|'s)?\b`},
-	{"DESIGN.md", `\bDESIGN\.md\b`},
-	{"../shared", `\.\./shared\b`},
+// folder); outside is their union.
+var outsidePatterns = []string{`research/[a-z_]+\.md`, `\bSPEC(\.md|'s)?\b`, `\bDESIGN\.md\b`, `\.\./shared\b`}
+
+var outside = regexp.MustCompile(strings.Join(outsidePatterns, "|"))
+
+// outsideLiterals holds, for each of outsidePatterns, the longest literal
+// that every match of it holds, read from the parsed pattern: mayRefer scans
+// for them first.
+var outsideLiterals = func() [][]byte {
+	var lits [][]byte
+	for _, p := range outsidePatterns {
+		re, err := syntax.Parse(p, syntax.Perl)
+		if err != nil {
+			panic(err) // outside, compiled from the same patterns, has already failed
+		}
+		lits = append(lits, []byte(requiredLiteral(re)))
+	}
+	return lits
+}()
+
+// requiredLiteral returns the longest case-sensitive literal that every
+// match of re holds as a whole (a literal, or one part of a concatenation),
+// or "" when there is none.
+func requiredLiteral(re *syntax.Regexp) string {
+	parts := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		parts = re.Sub
+	}
+	longest := ""
+	for _, sub := range parts {
+		if sub.Op == syntax.OpLiteral && sub.Flags&syntax.FoldCase == 0 && len(string(sub.Rune)) > len(longest) {
+			longest = string(sub.Rune)
+		}
+	}
+	return longest
 }
 
-var outside = regexp.MustCompile(func() string {
-	var alt []string
-	for _, b := range outsideBranches {
-		alt = append(alt, b.pattern)
-	}
-	return strings.Join(alt, "|")
-}())
-
-// mayRefer reports whether b holds the literal of a branch of outside: a
+// mayRefer reports whether b holds the literal of one of outsidePatterns: a
 // file without any cannot match, and the literal scan is many times faster
 // than the regexp, which has no prefix to look for.
 func mayRefer(b []byte) bool {
-	for _, br := range outsideBranches {
-		if bytes.Contains(b, []byte(br.literal)) {
+	for _, lit := range outsideLiterals {
+		if bytes.Contains(b, lit) {
 			return true
 		}
 	}
@@ -79,9 +100,9 @@ func repoFiles(t *testing.T) []string {
 // TestStandsOnItsOwn: no file points a reader at a document a clone of the
 // repository does not have.
 func TestStandsOnItsOwn(t *testing.T) {
-	for _, b := range outsideBranches {
-		if !strings.Contains(b.pattern, regexp.QuoteMeta(b.literal)) {
-			t.Fatalf("the pattern %s does not hold its literal %q: mayRefer would skip what it matches", b.pattern, b.literal)
+	for i, lit := range outsideLiterals {
+		if len(lit) == 0 {
+			t.Fatalf("the pattern %s has no literal that all its matches hold: mayRefer would read every file for it", outsidePatterns[i])
 		}
 	}
 	for _, f := range repoFiles(t) {
