@@ -122,16 +122,10 @@ func kindOfEvent(typ string) (respKind, bool) {
 	return kindOther, false
 }
 
-// deltaText is the text of a delta or of done arguments: a JSON string's
-// value; any other JSON value (an object some gateways send) compacted; nil
-// for null or absent.
-func deltaText(raw json.RawMessage) (text []byte, isString bool) {
-	return appendDeltaText(nil, raw)
-}
-
-// appendDeltaText is deltaText appending the text to dst and returning
-// the extended slice, as append does (nil, whatever dst, for null or
-// absent).
+// appendDeltaText appends the text of a delta or of done arguments to dst
+// and returns the extended slice, as append does: a JSON string's value
+// (never nil, "" included); any other JSON value (an object some gateways
+// send) compacted; nil, whatever dst, for null or absent.
 func appendDeltaText(dst []byte, raw json.RawMessage) (text []byte, isString bool) {
 	raw = bytes.TrimSpace(raw)
 	if !jsonscan.Present(raw) {
@@ -159,7 +153,7 @@ func appendDeltaText(dst []byte, raw json.RawMessage) (text []byte, isString boo
 	return b.Bytes(), false
 }
 
-// text is deltaText decoding into the merger's scratch buffer, for a text
+// text is appendDeltaText decoding into the merger's scratch buffer, for a text
 // that is copied elsewhere before the next call: no allocation of its own.
 func (m *respMerger) text(raw json.RawMessage) (text []byte, isString bool) {
 	text, isString = appendDeltaText(m.scratch[:0], raw)

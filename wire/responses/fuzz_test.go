@@ -172,7 +172,7 @@ func checkFastDelta(t *testing.T, data []byte, d *respDelta) {
 		if ev.Item == nil {
 			t.Fatal("fast path read an item encoding/json did not")
 		}
-		args, _ := deltaText(ev.Item.Arguments)
+		args, _ := appendDeltaText(nil, ev.Item.Arguments)
 		var fastArgs []byte
 		if d.item.args != nil {
 			fastArgs = jsonscan.AppendUnquoted(nil, d.item.args)
