@@ -228,7 +228,7 @@ func (s *quirkStream) bytes(eol string) ([]byte, error) {
 	for i, it := range s.items {
 		events[i] = it.ev
 		if it.dirty {
-			b, err := it.chunk.marshalSized(len(it.ev.Data) + 16)
+			b, err := it.chunk.marshalLike(it.ev.Data)
 			if err != nil {
 				return nil, err
 			}

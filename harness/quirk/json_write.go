@@ -13,14 +13,19 @@ import (
 // anything else it hands the whole object to marshalJSON, which asks
 // encoding/json for every member.
 func (o *jsonObject) MarshalJSON() ([]byte, error) {
-	return o.marshalSized(0)
+	return o.marshalInto(nil)
 }
 
-// marshalSized is MarshalJSON writing into room for size bytes: a
-// re-encoded event's data is about as long as it came, so the bytes are
-// written in one buffer instead of one that grows.
-func (o *jsonObject) marshalSized(size int) ([]byte, error) {
-	if b, ok := appendJSON(make([]byte, 0, size), o); ok {
+// marshalLike is MarshalJSON for an object read from data and edited: its
+// bytes are written into room for data's length and a little more (an edit
+// seldom adds much), in one buffer instead of one that grows.
+func (o *jsonObject) marshalLike(data string) ([]byte, error) {
+	return o.marshalInto(make([]byte, 0, len(data)+16))
+}
+
+// marshalInto is MarshalJSON appending to buf.
+func (o *jsonObject) marshalInto(buf []byte) ([]byte, error) {
+	if b, ok := appendJSON(buf, o); ok {
 		return b, nil
 	}
 	return o.marshalJSON()

@@ -83,7 +83,7 @@ func parseMsgStream(body []byte) (*msgStream, error) {
 func (s *msgStream) bytes() []byte {
 	for i, d := range s.data {
 		if d != nil {
-			b, _ := d.marshalSized(len(s.events[i].Data) + 16) // ordered objects of plain values always marshal
+			b, _ := d.marshalLike(s.events[i].Data) // ordered objects of plain values always marshal
 			s.events[i].Data = string(b)
 		}
 	}

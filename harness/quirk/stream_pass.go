@@ -29,7 +29,7 @@ func chatPass(ev *passEvent) ([]byte, error) {
 func respPass(ev *passEvent) ([]byte, error) {
 	if o := eventObject(ev); o != nil {
 		if _, ok := o.get("sequence_number"); ok {
-			b, _ := o.marshalSized(len(ev.Data) + 16)
+			b, _ := o.marshalLike(ev.Data)
 			out := ev.Event
 			out.Data = string(b)
 			return sse.Format([]sse.Event{out}, "\n"), nil
@@ -46,7 +46,7 @@ func msgPass(ev *passEvent) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, _ := o.marshalSized(len(ev.Data) + 16) // ordered objects of plain values always marshal
+		b, _ := o.marshalLike(ev.Data) // ordered objects of plain values always marshal
 		out.Data = string(b)
 	}
 	return sse.Format([]sse.Event{out}, "\n"), nil
@@ -62,7 +62,7 @@ func gemPass(ev *passEvent) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, _ := o.marshalSized(len(ev.Data) + 16)
+	b, _ := o.marshalLike(ev.Data)
 	return sse.Format([]sse.Event{{Data: string(b), HasData: true}}, "\r\n"), nil
 }
 
