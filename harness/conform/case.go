@@ -86,9 +86,38 @@ type Case struct {
 	// Echo names what ExpectEcho wants sent back: "thought_signature" or
 	// "reasoning_content".
 	Echo string
-	// ReversedCallsOK: the calls may also be re-sent in reverse order (the
-	// stream's summary lists them so, and the API takes either order).
-	ReversedCallsOK bool
+	// Delivered says which calls of the tool turn a broken stream delivered
+	// whole before it broke (DeliveredAllButLast unless set).
+	Delivered Delivered
+	// Markers are texts the case's transform adds that a correct agent
+	// never shows or sends back: a decoy answer's words (garbage.go).
+	Markers []string
+}
+
+// Delivered is how many calls of the tool turn a broken stream delivered
+// whole: an agent may keep those (salvage, a WARNING) but not one it cut.
+type Delivered int
+
+const (
+	// DeliveredAllButLast: the stream breaks inside the turn's last call.
+	DeliveredAllButLast Delivered = iota
+	// DeliveredNone: the stream breaks before or inside the first call.
+	DeliveredNone
+	// DeliveredAll: every call's end arrived (a Responses output_item.done
+	// with the whole arguments), then the stream broke before the turn's end.
+	DeliveredAll
+)
+
+// whole returns the calls of want that the case's broken stream delivered
+// whole, in the stream's order.
+func (c Case) whole(want []Call) []Call {
+	switch c.Delivered {
+	case DeliveredNone:
+		return nil
+	case DeliveredAll:
+		return want
+	}
+	return want[:max(len(want)-1, 0)]
 }
 
 // sourceRe finds the last parenthesized part of a quirk's Doc.
@@ -129,7 +158,7 @@ func Cases() []Case {
 // quirkCase is the case of a quirk: ExpectSame, its source taken from the
 // last parenthesized part of its Doc.
 func quirkCase(q quirk.Quirk) Case {
-	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-"}
+	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-", Markers: q.Markers}
 	if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
 		c.Source = m[1]
 	}

@@ -178,15 +178,6 @@ func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
 	return verdict{}, true
 }
 
-// reversedCalls is calls in reverse order.
-func reversedCalls(calls []Call) []Call {
-	out := make([]Call, len(calls))
-	for i, c := range calls {
-		out[len(calls)-1-i] = c
-	}
-	return out
-}
-
 func firstAssistant(r Request) int {
 	for i, m := range r.Messages {
 		if m.Role == "assistant" {
@@ -254,9 +245,7 @@ func checkAnswered(c Case, want []Call, r Request, a, n int) (verdict, bool) {
 		skip = 0
 	}
 	withIDs := !c.DropsIDs
-	if c.ReversedCallsOK && len(got) == len(want) && cmp.Equal(views(want, withIDs, skip), views(reversedCalls(got), withIDs, skip)) {
-		want = got // response.completed's order: judged as sent
-	}
+	want, skip = inSentOrder(want, got, withIDs, skip)
 	if d := cmp.Diff(views(want, withIDs, skip), views(got, withIDs, skip)); d != "" {
 		return verdict{status: Failure, details: fmt.Sprintf("request %d: the assistant message does not re-send the merged calls", n), diff: d}, false
 	}

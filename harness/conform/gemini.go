@@ -26,7 +26,9 @@ func GeminiCases() []Case {
 	for _, q := range quirk.OfAPI(gemini.Format.Name) {
 		c := quirkCase(q)
 		if !q.Benign {
-			c.Expect, c.ToolTurnOnly = ExpectBroken, true
+			// Gemini sends the calls whole in one event: a stream broken
+			// before it delivered none
+			c.Expect, c.ToolTurnOnly, c.Delivered = ExpectBroken, true, DeliveredNone
 		}
 		cases = append(cases, c)
 	}

@@ -21,6 +21,9 @@ func MessagesCases() []Case {
 		if !q.Benign {
 			c.Expect, c.ToolTurnOnly = ExpectBroken, true
 		}
+		if q.Name == "messages_overloaded_midstream" {
+			c.Delivered = DeliveredNone // it breaks inside the first tool_use
+		}
 		cases = append(cases, c)
 	}
 	cases = append(cases, messagesEchoCase())

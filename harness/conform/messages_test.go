@@ -66,9 +66,10 @@ func TestReadMessages(t *testing.T) {
 		{reason: "text before the calls is not text after them",
 			body: `{"messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"grep","input":{}}]}]}`,
 			want: []Message{{Role: "assistant", Text: "a", Calls: []Call{{ID: "t1", Name: "grep", Arguments: `{}`}}}}},
-		{reason: "a user message is its blocks in order: one tool message per tool_result, one user message per run of text",
-			body: `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t2"}]}]}`,
-			want: []Message{{Role: "tool", CallID: "t1"}, {Role: "user", Text: "ab"}, {Role: "tool", CallID: "t2"}}},
+		{reason: "a user message is its blocks in order: one tool message per tool_result (its content the text, a string or text blocks), one user message per run of text",
+			body: `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t2"},` +
+				`{"type":"tool_result","tool_use_id":"t3","content":[{"type":"text","text":"c"},{"type":"text","text":"d"}]}]}]}`,
+			want: []Message{{Role: "tool", CallID: "t1", Text: "ok"}, {Role: "user", Text: "ab"}, {Role: "tool", CallID: "t2"}, {Role: "tool", CallID: "t3", Text: "cd"}}},
 		{reason: "text before the tool_result blocks comes first",
 			body: `{"messages":[{"role":"user","content":[{"type":"text","text":"here"},{"type":"tool_result","tool_use_id":"t1"}]}]}`,
 			want: []Message{{Role: "user", Text: "here"}, {Role: "tool", CallID: "t1"}}},

@@ -38,6 +38,7 @@ type messagesBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"` // a tool_result's: a string or text blocks
 }
 
 func readMessages(body []byte) (Request, error) {
@@ -69,7 +70,7 @@ func readMessages(body []byte) (Request, error) {
 		for j, b := range blocks {
 			switch {
 			case b.Type == "tool_result":
-				r.Messages = append(r.Messages, Message{Role: "tool", CallID: b.ToolUseID})
+				r.Messages = append(r.Messages, Message{Role: "tool", CallID: b.ToolUseID, Text: contentText(b.Content)})
 			case j > 0 && blocks[j-1].Type != "tool_result":
 				r.Messages[len(r.Messages)-1].Text += b.Text // the same run of text
 			default:

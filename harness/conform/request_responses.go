@@ -11,7 +11,8 @@ import (
 // requests read into the same Request: "instructions" is a system message;
 // a message item is a message of its role (its text parts joined); a run of
 // function_call items, with the assistant message item right before them,
-// is one assistant message whose Calls carry each item's call_id; a
+// is one assistant message whose Calls carry each item's call_id (an
+// assistant message item right after the run joins it too); a
 // function_call_output item is a tool message answering its call_id. A
 // custom tool's custom_tool_call (its input as the arguments) and
 // custom_tool_call_output read the same way; the custom tools an agent
@@ -45,7 +46,8 @@ type responsesItem struct {
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
-	Input     json.RawMessage `json:"input"` // custom_tool_call
+	Input     json.RawMessage `json:"input"`  // custom_tool_call
+	Output    json.RawMessage `json:"output"` // a call's output: a string or text parts
 }
 
 func readResponses(body []byte) (Request, error) {
@@ -91,8 +93,15 @@ func readResponses(body []byte) (Request, error) {
 			last.Calls = append(last.Calls, Call{ID: it.CallID, Name: it.Name, Arguments: argumentsText(it.Arguments), ItemID: it.ID})
 		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 			r.LoneReasoning = append(r.LoneReasoning, reasoning...)
-			r.Messages = append(r.Messages, Message{Role: "tool", CallID: it.CallID})
+			r.Messages = append(r.Messages, Message{Role: "tool", CallID: it.CallID, Text: contentText(it.Output)})
 			open = false
+		case (it.Type == "message" || (it.Type == "" && it.Role != "")) && it.Role == "assistant" && open:
+			// The assistant's text after its calls (response.completed's
+			// order) is part of the same turn: the API pairs calls and
+			// outputs by call_id, wherever the message item stands.
+			last := &r.Messages[len(r.Messages)-1]
+			last.Text += contentText(it.Content)
+			last.ReasoningIDs = append(last.ReasoningIDs, reasoning...)
 		case it.Type == "message" || (it.Type == "" && it.Role != ""):
 			m := Message{Role: it.Role, Text: contentText(it.Content)}
 			if it.Role == "assistant" {

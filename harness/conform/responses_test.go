@@ -75,12 +75,17 @@ func TestReadResponses(t *testing.T) {
 				`{"type":"function_call","id":"fc_1","call_id":"c1","name":"grep","arguments":"{\"pattern\":\"p\"}"},{"type":"function_call","call_id":"c2","name":"glob","arguments":"{}"},` +
 				`{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"function_call_output","call_id":"c2","output":"y"}]}`,
 			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "a", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{"pattern":"p"}`, ItemID: "fc_1"}, {ID: "c2", Name: "glob", Arguments: `{}`}}},
-				{Role: "tool", CallID: "c1"}, {Role: "tool", CallID: "c2"}}, assistants: 1},
+				{Role: "tool", CallID: "c1", Text: "x"}, {Role: "tool", CallID: "c2", Text: "y"}}, assistants: 1},
+		{reason: "an assistant message item right after the calls joins them (response.completed's order); the outputs still answer by call_id",
+			body: `{"input":[{"type":"message","role":"user","content":"hi"},{"type":"function_call","call_id":"c1","name":"grep","arguments":"{}"},` +
+				`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]},{"type":"function_call_output","call_id":"c1","output":[{"type":"input_text","text":"x"}]}]}`,
+			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "a", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}},
+				{Role: "tool", CallID: "c1", Text: "x"}}, assistants: 1},
 		{reason: "calls with no assistant text are an assistant message of their own, with the reasoning item before them; a message item without type counts",
 			body: `{"input":[{"role":"user","content":[{"type":"input_text","text":"hi"}]},{"type":"reasoning","id":"rs_1","summary":[]},{"type":"function_call","call_id":"c1","name":"grep","arguments":"{}"},` +
 				`{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"function_call","call_id":"c2","name":"grep","arguments":"{}"}]}`,
 			want: []Message{{Role: "user", Text: "hi"}, {Role: "assistant", Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}, ReasoningIDs: []string{"rs_1"}},
-				{Role: "tool", CallID: "c1"}, {Role: "assistant", Calls: []Call{{ID: "c2", Name: "grep", Arguments: `{}`}}}}, assistants: 2},
+				{Role: "tool", CallID: "c1", Text: "x"}, {Role: "assistant", Calls: []Call{{ID: "c2", Name: "grep", Arguments: `{}`}}}}, assistants: 2},
 		{reason: "reasoning items before or among the assistant items belong to that assistant message",
 			body:       `{"input":[{"type":"reasoning","id":"rs_1"},{"type":"message","role":"assistant","content":"a"},{"type":"reasoning","id":"rs_2"},{"type":"function_call","call_id":"c1","name":"grep","arguments":"{}"}]}`,
 			want:       []Message{{Role: "assistant", Text: "a", ReasoningIDs: []string{"rs_1", "rs_2"}, Calls: []Call{{ID: "c1", Name: "grep", Arguments: `{}`}}}},
@@ -89,7 +94,7 @@ func TestReadResponses(t *testing.T) {
 			body: `{"input":[{"type":"custom_tool_call","id":"ctc_1","call_id":"c1","name":"apply_patch","input":"*** Begin Patch\n*** End Patch"},` +
 				`{"type":"function_call","call_id":"c2","name":"grep","arguments":"{}"},{"type":"custom_tool_call_output","call_id":"c1","output":"done"},{"type":"function_call_output","call_id":"c2","output":"x"}]}`,
 			want: []Message{{Role: "assistant", Calls: []Call{{ID: "c1", Name: "apply_patch", Arguments: "*** Begin Patch\n*** End Patch", ItemID: "ctc_1"}, {ID: "c2", Name: "grep", Arguments: `{}`}}},
-				{Role: "tool", CallID: "c1"}, {Role: "tool", CallID: "c2"}}, assistants: 1},
+				{Role: "tool", CallID: "c1", Text: "done"}, {Role: "tool", CallID: "c2", Text: "x"}}, assistants: 1},
 	}
 	for _, tt := range tests {
 		r, err := responsesFormat.Read([]byte(tt.body))

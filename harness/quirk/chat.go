@@ -44,7 +44,7 @@ func chatQuirks() []Quirk {
 			Doc: "no data: [DONE] after the finish chunk (Cerebras, Perplexity; bifrost #2910)"},
 		{Name: "content_parts", streaming: eachEvent, API: chat, Benign: true, Apply: contentParts,
 			Doc: `delta.content as an array of typed parts, [{"type":"text","text":...}] (Mistral, Databricks: litellm #16272, databricks/appkit #559)`},
-		{Name: "several_choices", streaming: streamForm{custom: newSeveralChoicesEditor, holds: "the answer's first chunk, then each chunk until the next"}, API: chat, Benign: true, Apply: severalChoices,
+		{Name: "several_choices", streaming: streamForm{custom: newSeveralChoicesEditor, holds: "the answer's first chunk, then each chunk until the next"}, API: chat, Benign: true, Apply: severalChoices, Markers: []string{strings.TrimSpace(decoyText), "decoy/**"},
 			Doc: "a second answer (choice 1, with a call of its own) interleaved with the stream's (n > 1: litellm #35793)"},
 		{Name: "bad_args", streaming: chatCalls, API: chat, Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},

@@ -32,6 +32,10 @@ func contentParts(body []byte, _ int64) ([]byte, error) {
 // merger that mixed the answers would run it.
 const decoyCall = `{"pattern":"decoy/**"}`
 
+// decoyText is the text every chunk of the second answer but its first
+// carries.
+const decoyText = " (another answer)"
+
 // severalChoices interleaves a second answer (choice 1) with the stream's
 // own (choice 0), as OpenAI streams n > 1 (litellm #35793): after every
 // chunk of choice 0 comes a chunk of choice 1, the first with a glob call of
@@ -69,7 +73,7 @@ func severalChoices(body []byte, _ int64) ([]byte, error) {
 // decoyItem is the n-th chunk of the second answer, in tmpl's envelope.
 func decoyItem(tmpl *streamItem, n int, last bool) *streamItem {
 	chunk := tmpl.chunk.clone()
-	delta := &jsonObject{members: []jsonMember{{"content", " (another answer)"}}}
+	delta := &jsonObject{members: []jsonMember{{"content", decoyText}}}
 	if n == 0 {
 		fn := &jsonObject{members: []jsonMember{{"name", "glob"}, {"arguments", decoyCall}}}
 		tc := &jsonObject{members: []jsonMember{

@@ -29,6 +29,10 @@ type Quirk struct {
 	// keeps apart from the answer: agentvcr run shows it as thinking lines,
 	// and the transcript is the clean one once those lines are left out.
 	Reasoning bool
+	// Markers are texts the transform adds that belong to no answer (a
+	// second choice's words): a correct agent never prints them or sends
+	// them back, so conform fails a case where one shows up.
+	Markers []string
 	// API is the wire format the transform edits (agent.Format.Name), "" when
 	// it edits any SSE stream (line ends, comments). Every quirk All returns
 	// refuses a stream or cassette in another format with ErrNotApplicable.
