@@ -41,6 +41,9 @@ type outcome struct {
 	sides    int           // side requests, answered apart (side.go)
 	// retryAfter is fault_429's Retry-After.
 	retryAfter time.Duration
+	// clean is what the agent did on the clean stream (reference.go); nil
+	// for the clean case itself, or when it did not answer the tool turn.
+	clean *cleanRun
 }
 
 // A verdict is a case's status with one line of details and, for a failure
@@ -92,6 +95,9 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	if v, ok := checkStart(o); !ok {
 		return v
 	}
+	if v, ok := checkMarkers(c, o); !ok {
+		return v
+	}
 	switch c.Expect {
 	case ExpectBroken:
 		return checkBroken(c, want, o)
@@ -103,6 +109,9 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 		}
 	}
 	if v, ok := checkFollowUps(c, want, o); !ok {
+		return v
+	}
+	if v, ok := checkResults(o); !ok {
 		return v
 	}
 	var echoed verdict
@@ -124,13 +133,26 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	if v, ok := checkPrinted(o.stdout); !ok {
 		return v
 	}
-	if c.Expect == ExpectEcho {
-		return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}, o)
+	var printed verdict // a WARNING when the output is not the clean run's
+	if c.Expect != ExpectBadArgs { // a bad call's failure is printed, as it should be
+		var ok bool
+		if printed, ok = checkSameAnswer(o); !ok {
+			return printed
+		}
 	}
-	if c.Expect == ExpectFirstOrBroken {
-		return fellBack(verdict{status: Success, details: fmt.Sprintf("went on with the first response's turn, leaving the second one out: %d calls re-sent and answered; exit 0", len(want))}, o)
+	var v verdict
+	switch c.Expect {
+	case ExpectEcho:
+		v = verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered, %s; exit 0", len(want), echoed.details)}
+	case ExpectFirstOrBroken:
+		v = verdict{status: Success, details: fmt.Sprintf("went on with the first response's turn, leaving the second one out: %d calls re-sent and answered; exit 0", len(want))}
+	default:
+		v = verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}
 	}
-	return fellBack(verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}, o)
+	if printed.status == Warning {
+		v = verdict{status: Warning, details: v.details + "; but " + printed.details, diff: printed.diff}
+	}
+	return fellBack(v, o)
 }
 
 // sentTurn reports whether a request carries an assistant message: the

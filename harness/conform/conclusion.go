@@ -1,10 +1,5 @@
 package conform
 
-import (
-	"bytes"
-	"fmt"
-)
-
 // The conclusion is the probe's last turn: text and no call, so an agent
 // that read it has nothing left to ask. Two signs that it did not read it
 // even though it exits 0 (issue 19: Qwen Code sent the same request five
@@ -26,23 +21,4 @@ func checkConclusionTaken(o outcome) (verdict, bool) {
 		return verdict{}, true
 	}
 	return fail("the agent asked for the conclusion %d times (%s) and then exited 0: it never took the answer it was given", len(again), numbered(again, "request")), false
-}
-
-// checkConclusionPrinted fails every succeeding case, but the first, whose
-// stdout lacks the conclusion's text when the first case's stdout has it:
-// an agent that prints its answer lost this case's answer (probe mode
-// only; results in report order).
-func checkConclusionPrinted(results []Result) {
-	if len(results) == 0 || results[0].Status != Success || !isFirstCase(results[0].Case.ID) ||
-		!bytes.Contains(results[0].Stdout, []byte(probeConclusion)) {
-		return
-	}
-	for i := 1; i < len(results); i++ {
-		r := &results[i]
-		if r.Status != Success || r.ExitCode != 0 || bytes.Contains(r.Stdout, []byte(probeConclusion)) {
-			continue
-		}
-		r.Status = Failure
-		r.Details = fmt.Sprintf("the agent exited 0 without printing the conclusion %q, which it prints in %s: its answer was lost", probeConclusion, results[0].Case.ID)
-	}
 }

@@ -50,7 +50,7 @@ func TestRealAgentDetails(t *testing.T) {
 		{agentFallback, "comments", Warning, `2 calls re-sent and answered; exit 0; but it read no stream of this shape: requests 2, 4 asked again with "stream": false`},
 		{agentFallback, "truncated", Success, `gave up on the broken stream, asked again with "stream": false (request 2), read the whole turn and finished; exit 0`},
 		{agentGarble, "clean", Failure, `request 2: the assistant message's text is "[object Object]": the text parts were turned into a string with JavaScript's String(), not joined`},
-		{agentLoop, "several_choices", Failure, "request 2: the assistant message does not re-send the merged calls; conform stopped the agent there"},
+		{agentLoop, "several_choices", Failure, `request 2 sends "(another answer)" back to the model: text of the second answer the stream carries (several_choices), which no correct merger keeps; conform stopped the agent there`},
 		{agentAskAgain, "content_parts", Failure, "the agent asked for the conclusion 5 times (requests 2, 3, 4, 5, 6) and then exited 0: it never took the answer it was given"},
 	}
 	for _, tt := range tests {

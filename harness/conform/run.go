@@ -117,6 +117,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		states[c.ID] = st
 	}
 	var reference *caseState // recorded mode: the replay, once it ran
+	var clean *cleanRun      // probe mode: the clean case's run, once it passed
 	log := &serverLog{}
 	srv := &serve.Server{Log: log, Route: func(name string) (*serve.Route, error) {
 		st, ok := states[name]
@@ -134,7 +135,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	results := make([]Result, len(opt.Cases))
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
-		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference)
+		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference, clean)
 		if len(results[i].Requests) == 0 && results[i].Status == Failure {
 			results[i].Details += log.about(st.c.ID)
 		}
@@ -147,6 +148,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		states[c.ID].first = true
 		runOne(i)
+		if opt.Recording == nil && results[i].Status != Failure {
+			clean = states[c.ID].cleanRun(dir, results[i].Stdout)
+		}
 		states[c.ID].onlySide()
 		if err := states[c.ID].probeError(); err != nil {
 			return nil, err
@@ -176,9 +180,6 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		if err := states[c.ID].probeError(); err != nil {
 			return nil, err
 		}
-	}
-	if opt.Recording == nil {
-		checkConclusionPrinted(results)
 	}
 	followClean(results)
 	return results, nil
@@ -323,8 +324,9 @@ func errorReply(status int, message string) serve.Reply {
 }
 
 // run runs the agent on the case's URL and judges it; reference is the
-// replay case in recorded mode (nil for the replay itself).
-func (st *caseState) run(ctx context.Context, opt Options, url string, reference *caseState) Result {
+// replay case in recorded mode (nil for the replay itself), clean the
+// clean case's run in probe mode (nil for the clean case itself).
+func (st *caseState) run(ctx context.Context, opt Options, url string, reference *caseState, clean *cleanRun) Result {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	st.mu.Lock()
@@ -344,7 +346,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
-		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter}
+		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, clean: clean}
 	var v verdict
 	switch {
 	case st.over != nil:
