@@ -22,10 +22,12 @@ import (
 //   - text parts printed as JSON ([{"type":"text",...}]), which the clean
 //     run does not print ("[object Object]" is checkPrinted's).
 //
-// Output that differs from the clean run's in another way is a WARNING
-// with the difference: an agent may print what the stream's shape changed
-// (a warning of its own, a retry), and conform cannot tell that from a
-// lost word, so a maintainer reads it.
+// Lines of its own added to every line of the clean run's output, in
+// order, are fine: an agent may show the reasoning a shape adds, or warn
+// about the shape. Output that loses or changes a line of the clean run's
+// in another way is a WARNING with the difference: conform cannot tell a
+// lost word from a line the agent words anew for each run, so a
+// maintainer reads it.
 
 // checkMarkers fails a case whose agent printed, or sent back, a marker of
 // the case's transform.
@@ -75,7 +77,27 @@ func checkSameAnswer(o outcome) (verdict, bool) {
 				diff: cmp.Diff(ref.stdout, got)}, false
 		}
 	}
+	if keepsLines(got, ref.stdout) {
+		return verdict{}, true // lines of its own added (thinking shown, a warning), none lost
+	}
 	return verdict{status: Warning, details: "it printed other than on the clean stream (the difference is below)", diff: cmp.Diff(ref.stdout, got)}, true
+}
+
+// keepsLines reports whether every line of clean is in got, in order:
+// got may add lines, but loses or changes none.
+func keepsLines(got, clean string) bool {
+	lines := strings.Split(got, "\n")
+	i := 0
+	for _, want := range strings.Split(clean, "\n") {
+		for i < len(lines) && lines[i] != want {
+			i++
+		}
+		if i == len(lines) {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 // times is "once", "twice", "3 times".

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,8 @@ import (
 //   - date-times as RFC 3339 and ISO 8601 write them: "<time>";
 //   - durations written with a unit under a second (12ms, 3.5µs, 80ns) or
 //     with a fraction of seconds (1.25s): "<duration>";
+//   - a non-ASCII character written as a JSON escape (\u6570, as a call's
+//     arguments may be re-encoded by the stream's shape): the character;
 //   - CRLF line ends (LF), and spaces at the end of a line.
 //
 // Nothing else is forgiven: a tool result that differs in any other way
@@ -31,6 +34,7 @@ var (
 	dateTimeRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?`)
 	durationRe = regexp.MustCompile(`\b\d+(\.\d+)?\s?(ms|µs|us|ns)\b|\b\d+\.\d+\s?s\b`)
 	trailingRe = regexp.MustCompile(`[ \t]+\n`)
+	escapeRe   = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
 )
 
 // normaliser replaces what varies between runs of one agent (above).
@@ -78,6 +82,7 @@ func (n normaliser) text(s string, ids []string) string {
 	}
 	s = dateTimeRe.ReplaceAllString(s, "<time>")
 	s = durationRe.ReplaceAllString(s, "<duration>")
+	s = escapeRe.ReplaceAllStringFunc(s, unescapeNonASCII)
 	return trailingRe.ReplaceAllString(s, "\n")
 }
 
@@ -91,4 +96,15 @@ func resolved(path string) string {
 		return ""
 	}
 	return r
+}
+
+// unescapeNonASCII is the character a \uXXXX escape writes, when it is
+// neither ASCII (an escaped quote or control stays as written) nor half
+// of a surrogate pair; else the escape as it was.
+func unescapeNonASCII(esc string) string {
+	r, err := strconv.ParseUint(esc[2:], 16, 32)
+	if err != nil || r < 0x80 || (r >= 0xd800 && r < 0xe000) {
+		return esc
+	}
+	return string(rune(r))
 }
