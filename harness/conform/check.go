@@ -133,7 +133,7 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	if v, ok := checkPrinted(o.stdout); !ok {
 		return v
 	}
-	var printed verdict // a WARNING when the output is not the clean run's
+	var printed verdict            // a WARNING when the output is not the clean run's
 	if c.Expect != ExpectBadArgs { // a bad call's failure is printed, as it should be
 		var ok bool
 		if printed, ok = checkSameAnswer(o); !ok {
