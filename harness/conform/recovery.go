@@ -73,6 +73,10 @@ func judgeRecovery(c Case, want []Call, withIDs bool, r Request, a, n int, ref *
 				refusals++
 				continue
 			}
+			if answered && ref != nil && ref.norm.text(result, nil) == ref.results[callKey(want[i])] {
+				return verdict{status: Failure, details: fmt.Sprintf("request %d sends on the broken turn: call %d (%s %s) was cut by the stream, and is answered with the result the whole call gets on the clean stream: it ran as if whole",
+					n, i+1, call.Name, cut200(call.Arguments)), diff: diff}
+			}
 			if answered && canonicalArgs(call.Arguments) != canonicalArgs(want[i].Arguments) && !refusalWordsRe.MatchString(result) {
 				return verdict{status: Failure, details: fmt.Sprintf("request %d sends on the broken turn: call %d (%s %s) was cut by the stream, and is sent back with other arguments and a result that does not say so (%q): the model is misled about what it sent",
 					n, i+1, call.Name, cut200(call.Arguments), oneLine(result)), diff: diff}
