@@ -85,9 +85,10 @@
 // does; with none, tools that read by name and take neither; one such tool
 // is called twice; none is ErrNoReadOnlyTool, which names the tools
 // offered. Arguments not given are generated from the tool's JSON Schema
-// (GenerateArguments): required members; a path parameter gets a file of
-// the folder the agent runs in or the folder itself (folder.go), absolute
-// when its description says so; other strings, patterns first, carry a
+// (GenerateArguments): required members; a path parameter, at the top or
+// nested (files[].path, paths[]), gets a file of the folder the agent runs
+// in or the folder itself (folder.go), absolute when its description says
+// so; other strings, patterns first, carry a
 // quote, a backslash and CJK text. The request that carries one assistant
 // message (or more) is answered with a short conclusion; an agent that
 // asks for it again and again, or exits 0 without printing it where the

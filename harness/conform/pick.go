@@ -49,6 +49,17 @@ func paramRole(tool, param string) int {
 	return paramOther
 }
 
+// nestedRole is paramRole for a member of the object or array member
+// parent ("" at the top): a bare path inside a member that holds files
+// ("files": [{"path": ...}]) is a file, whatever the tool's name.
+func nestedRole(tool, parent, param string) int {
+	role := paramRole(tool, param)
+	if role == paramDir && anyWord(param, []string{"path", "paths"}) && anyWord(parent, []string{"file", "files", "filename", "filepath"}) {
+		return paramFile
+	}
+	return role
+}
+
 // pickTools picks the probe's tools when -call names none: tools whose
 // names say they read and none of whose name words says they act
 // (actWords), with a required parameter that is a pattern or a path, the
