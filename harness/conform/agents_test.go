@@ -148,6 +148,9 @@ func testAgent(r *agentRun, mode string) int {
 	if strings.HasPrefix(mode, "real_") {
 		return testRealAgent(r, mode)
 	}
+	if strings.HasPrefix(mode, "retry_") {
+		return testRetryingAgent(r, mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(r.stderr, "test agent: giving up at once")

@@ -11,9 +11,16 @@
 // AGENTVCR_CASE (CaseVariable) to the case's id. A request on another
 // format's path (Format.Path) fails with ErrWrongPath, naming the -api
 // that speaks it; on the first case it ends the run (Run returns it). Each
-// run is bounded by Options.Timeout, a stall case's by Options.StallTimeout
+// run is bounded by Options.Timeout, counted from the agent's start and
+// again from each request of its conversation (deadline.go): an agent still
+// retrying is not hung (opencode retries a stream that failed midway for
+// about 77 s), so each request moves the deadline to Timeout after it, up
+// to Options.RetryTimeout after the start (-retry-timeout,
+// DefaultRetryTimeout, 5 min); a case that ran past Timeout so says how
+// many requests came and how long it ran, and one killed at RetryTimeout
+// says so. A stall case's deadline does not move: Options.StallTimeout
 // (-stall-timeout, DefaultStallTimeout: real agents give up on a silent
-// stream after 240 to 300 s); at the deadline the agent's whole process
+// stream after 240 to 300 s). At the deadline the agent's whole process
 // group gets SIGTERM, and SIGKILL once its leader exited or after two
 // seconds, so a wrapper's trap can clean up. HEAD and GET requests on a
 // path no format serves (Claude Code's HEAD /api/hello) are answered 200

@@ -45,8 +45,15 @@ type Options struct {
 	Calls []CallSpec
 	// Parallel is how many cases run at once (default 4).
 	Parallel int
-	// Timeout bounds each case's run of the agent (default 30 s).
+	// Timeout bounds each case's run of the agent (default 30 s), counted
+	// from its start and again from each request of its conversation: an
+	// agent still sending requests (retrying with backoff) is not hung
+	// (deadline.go).
 	Timeout time.Duration
+	// RetryTimeout is as far as requests move a case's deadline: the
+	// longest a case runs (default DefaultRetryTimeout, never below
+	// Timeout). A stall case's limit does not move.
+	RetryTimeout time.Duration
 	// StallTimeout bounds the run of a stall case instead (default
 	// DefaultStallTimeout, never below Timeout): real agents give up on a
 	// silent stream after 240 to 300 s (issue 19).
@@ -95,6 +102,10 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		opt.StallTimeout = DefaultStallTimeout
 	}
 	opt.StallTimeout = max(opt.StallTimeout, opt.Timeout)
+	if opt.RetryTimeout <= 0 {
+		opt.RetryTimeout = DefaultRetryTimeout
+	}
+	opt.RetryTimeout = max(opt.RetryTimeout, opt.Timeout)
 	if opt.limits == (caseLimits{}) {
 		opt.limits = defaultLimits
 	}
@@ -214,6 +225,7 @@ type caseState struct {
 	keptBytes  int           // of bodies
 	over       error         // the agent sent more than limits: ErrCaseCap
 	stop       func()        // kills the agent (set while it runs)
+	deadline   *caseDeadline // when the agent is stopped (set while it runs)
 }
 
 func (st *caseState) probeError() error {
@@ -256,6 +268,7 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	}
 	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
 	st.bodies = append(st.bodies, sr.Body)
+	st.moveDeadline()
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
 	}
@@ -331,15 +344,21 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.start, st.stop = time.Now(), stop
 	st.mu.Unlock()
 	extra := append(wire.Env(strings.TrimSuffix(url, "/v1"), DummyKey), CaseVariable+"="+st.c.ID)
-	timeout := opt.Timeout
+	timeout, bound := opt.Timeout, opt.RetryTimeout
 	if st.c.Fault == FaultStall {
-		timeout = opt.StallTimeout
+		timeout, bound = opt.StallTimeout, 0
 	}
+	st.startDeadline(timeout, bound)
+	// The agent's own limit is the bound; the case's deadline stops it
+	// earlier, through ctx, unless its requests keep coming.
 	var p procResult
 	if opt.Agent != nil {
-		p = runAgentFunc(ctx, opt.Agent, extra, timeout, opt.funcGrace)
+		p = runAgentFunc(ctx, opt.Agent, extra, max(timeout, bound), opt.funcGrace)
 	} else {
-		p = runAgent(ctx, opt.Command, extra, timeout)
+		p = runAgent(ctx, opt.Command, extra, max(timeout, bound))
+	}
+	if st.endDeadline() {
+		p.timedOut, p.exitCode = true, -1
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -367,6 +386,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	if st.stopped && v.status == Failure {
 		v.details += "; conform stopped the agent there"
 	}
+	v.details += st.deadlineNote(p.timedOut, o.elapsed)
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
 		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted}
