@@ -41,6 +41,8 @@ type outcome struct {
 	sides    int           // side requests, answered apart (side.go)
 	// retryAfter is fault_429's Retry-After.
 	retryAfter time.Duration
+	// unstreamed: the agent asks for no stream at all (streamless.go).
+	unstreamed bool
 }
 
 // A verdict is a case's status with one line of details and, for a failure
@@ -79,7 +81,7 @@ func checkStart(o outcome) (verdict, bool) {
 		switch {
 		case r.err != nil:
 			return fail("request %d: %v", i+1, r.err), false
-		case i == 0 && !r.req.Streams: // a later one is a fallback (fallback.go)
+		case i == 0 && !r.req.Streams && !o.unstreamed: // a later one is a fallback (fallback.go)
 			return fail("request %d does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on", i+1), false
 		}
 	}

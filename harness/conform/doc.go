@@ -78,7 +78,11 @@
 // format's non-streamed answer (agent.Format's Response) and judged like
 // any other; on a benign case that is a WARNING (the agent could not read
 // the stream), after a broken stream or a fault a fair retry. A first
-// request without a stream fails the case: conform checks streams.
+// request without a stream followed by streamed ones fails the case:
+// conform checks streams. An agent that asks for no stream on every
+// request (streamless.go) gets one line in the first case, SKIPPED, and
+// every case that serves a stream is SKIPPED for that reason without
+// running it; the 429 and 500 faults still run and are judged.
 //
 // # The probe (probe.go, conversation.go)
 //

@@ -143,8 +143,16 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	defer stop()
 
 	results := make([]Result, len(opt.Cases))
+	noStream := "" // the first case, when its agent asks for no stream (streamless.go)
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
+		if noStream != "" {
+			if needsStream(st.c) {
+				results[i] = notStreamed(st.c, noStream)
+				return
+			}
+			st.unstreamed = true
+		}
 		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference)
 		if len(results[i].Requests) == 0 && results[i].Status == Failure {
 			results[i].Details += log.about(st.c.ID)
@@ -164,6 +172,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		if opt.Recording != nil {
 			reference = states[c.ID]
+		}
+		if states[c.ID].unstreamed {
+			noStream = c.ID
 		}
 	}
 	sem := make(chan struct{}, opt.Parallel)
@@ -219,6 +230,10 @@ type caseState struct {
 	unrouted []Unrouted // requests on no format's path
 	changed  bool       // the transform changed a reply (else SKIPPED)
 	stopped  bool       // a request decided the case: the agent was stopped (decided.go)
+	// unstreamed: the agent asks for no stream (streamless.go); set by a
+	// stream case's run that found so (the first case's: the run's), and
+	// before the run of the faults that still run.
+	unstreamed bool
 
 	limits     caseLimits
 	retryAfter time.Duration // fault_429's
@@ -363,13 +378,15 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
-		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter}
+		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, unstreamed: st.unstreamed || st.streamsNone()}
 	var v verdict
 	switch {
 	case st.over != nil:
 		v = fail("%v: killed", st.over)
 	case st.probeErr != nil:
 		v = fail("%v", st.probeErr)
+	case st.streamsNone() && needsStream(st.c):
+		v, st.unstreamed = noStreamVerdict(len(st.reqs)), true
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
 		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
 	case opt.Recording != nil && reference == nil:
