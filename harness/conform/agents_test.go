@@ -153,6 +153,9 @@ func testAgent(r *agentRun, mode string) int {
 	if mode == agentPlain {
 		return testPlainAgent(r)
 	}
+	if strings.HasPrefix(mode, agentCompleter) {
+		return testCompleter(r, mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(r.stderr, "test agent: giving up at once")

@@ -43,6 +43,8 @@ type outcome struct {
 	retryAfter time.Duration
 	// unstreamed: the agent asks for no stream at all (streamless.go).
 	unstreamed bool
+	// turns is how many turns the probe's conversation has (conclusion.go).
+	turns int
 }
 
 // A verdict is a case's status with one line of details and, for a failure

@@ -164,3 +164,23 @@ func nameWords(name string) []string {
 	}
 	return append(words, string(cur))
 }
+
+// completionWords are the words of a tool name that say the agent ends its
+// run by calling it (Cline's attempt_completion and submit_and_exit, a
+// finish or submit tool), rather than by a text answer; planWords are
+// those that make such a name another thing's end (complete_todo).
+var (
+	completionWords = []string{"submit", "finish", "completion", "complete", "completed"}
+	planWords       = []string{"todo", "todos", "plan", "step"}
+)
+
+// completionTool is the first of the agent's tools whose name says the
+// agent ends its run by calling it; ok is false when none does.
+func completionTool(tools []Tool) (t Tool, ok bool) {
+	for _, t := range tools {
+		if anyWord(t.Name, completionWords) && !anyWord(t.Name, planWords) {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}

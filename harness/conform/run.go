@@ -379,6 +379,9 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	defer st.mu.Unlock()
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
 		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, unstreamed: st.unstreamed || st.streamsNone()}
+	if st.conv != nil {
+		o.turns = len(st.conv.turns)
+	}
 	var v verdict
 	switch {
 	case st.over != nil:
