@@ -24,6 +24,9 @@ type conversation struct {
 	// plain are the turns themselves (probe mode), for a request that
 	// asks for no stream (fallback.go).
 	plain []agent.Turn
+	// note is what the first case's details add about the probe itself:
+	// that its tools read no text (mediaprobe.go), or "".
+	note string
 }
 
 // probeScript names the probe's stream ids ("chatcmpl-conform-1").
@@ -71,6 +74,9 @@ func (f Format) build(first Request, specs []CallSpec, dir string) (*conversatio
 	}
 	for _, c := range turn.ToolCalls {
 		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	if len(specs) == 0 {
+		conv.note = mediaNote(first.Tools, calls, dir)
 	}
 	return conv, nil
 }

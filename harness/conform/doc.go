@@ -93,9 +93,14 @@
 // list, ls, glob, find, grep, search), none says it acts (write, run, web,
 // agent, tool...), and the schema requires a pattern or a path; the first
 // two in the agent's order, one taking a pattern swapped in when neither
-// does; with none, tools that read by name and take neither; one such tool
-// is called twice; none is ErrNoReadOnlyTool, which names the tools
-// offered. Arguments not given are generated from the tool's JSON Schema
+// does; with none, tools that read by name and take neither; a tool whose
+// name says it reads media (view_image, ...: mediaprobe.go) only when no
+// other qualifies, and then the first case's details say the probe
+// exercises no tool that reads text and name the -call of the agent's
+// shell tool with a read-only command that would (Codex: -call
+// 'shell={"command":["cat","README.md"]}'; conform never calls a shell
+// unless told); one such tool is called twice; none is ErrNoReadOnlyTool,
+// which names the tools offered. Arguments not given are generated from the tool's JSON Schema
 // (GenerateArguments): required members; a path parameter, at the top or
 // nested (files[].path, paths[]), gets a file of the folder the agent runs
 // in or the folder itself (folder.go), absolute when its description says

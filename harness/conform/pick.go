@@ -67,22 +67,28 @@ func nestedRole(tool, parent, param string) int {
 // and a later one does, that one replaces the second, so the probe's
 // quote, backslash and CJK strings ride in a pattern and split escapes are
 // exercised. With no such tool, the first two whose names say they read
-// and do not act.
+// and do not act. A tool whose name says it reads media (view_image:
+// mediaprobe.go) is picked only when no other is.
 func pickTools(tools []Tool) []CallSpec {
-	var withParam, plain []int
+	var withParam, plain, media []int
 	for i, t := range tools {
-		if !readOnlyName(t.Name) || actName(t.Name) {
+		switch {
+		case !readOnlyName(t.Name) || actName(t.Name):
 			continue
-		}
-		if pattern, path := requiredRoles(t); pattern || path {
+		case mediaName(t.Name):
+			media = append(media, i)
+		case takesPatternOrPath(t):
 			withParam = append(withParam, i)
-		} else {
+		default:
 			plain = append(plain, i)
 		}
 	}
 	chosen := withParam
 	if len(chosen) == 0 {
 		chosen = plain
+	}
+	if len(chosen) == 0 {
+		chosen = media
 	}
 	if len(chosen) > 2 {
 		first := chosen[:2]
@@ -101,6 +107,11 @@ func pickTools(tools []Tool) []CallSpec {
 		specs[k] = CallSpec{Name: tools[i].Name}
 	}
 	return specs
+}
+
+func takesPatternOrPath(t Tool) bool {
+	pattern, path := requiredRoles(t)
+	return pattern || path
 }
 
 func takesPattern(t Tool) bool {

@@ -407,6 +407,9 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 		v.details += "; conform stopped the agent there"
 	}
 	v.details += st.deadlineNote(p.timedOut, o.elapsed)
+	if isFirstCase(st.c.ID) && st.conv != nil {
+		v.details += st.conv.note
+	}
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
 		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted}
