@@ -40,6 +40,9 @@ func (st *caseState) startDeadline(timeout, bound time.Duration) {
 	d.timer = time.AfterFunc(timeout, func() {
 		st.mu.Lock()
 		defer st.mu.Unlock()
+		if st.stopped {
+			return // a request decided the case and stopped the agent: no timeout
+		}
 		if wait := time.Until(d.at); wait > 0 {
 			d.timer.Reset(wait) // a request moved it meanwhile
 			return
