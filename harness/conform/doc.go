@@ -110,7 +110,7 @@
 // asks for it again and again, or exits 0 without printing it where the
 // first case prints it, did not take it (conclusion.go). An agent that
 // offers a tool it ends its run with (a name word submit, finish,
-// completion or complete, none todo or plan: Cline's attempt_completion
+// completion or complete, none todo, plan or step: Cline's attempt_completion
 // and submit_and_exit) gets a conclusion that also calls that tool, with
 // arguments from its schema (GenerateArguments), and the request after
 // it gets the conclusion's text alone; each of the two may be asked for
