@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -131,5 +132,44 @@ func TestRetriesMoveTheDeadline(t *testing.T) {
 				t.Errorf("%d requests: no more than fit in -timeout (%d)", n, fit)
 			}
 		})
+	}
+}
+
+// A stall case keeps its own limit: requests that keep coming do not move
+// it. The agent gives each request 100 ms and sends the next one, forever.
+func TestStallLimitDoesNotMove(t *testing.T) {
+	t.Parallel()
+	only, _ := SelectCases(Cases(), []string{"fault_stall"})
+	poster := func(ctx context.Context, env []string, _, _ io.Writer) int {
+		var url string
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "OPENAI_BASE_URL="); ok {
+				url = strings.TrimRight(v, "/") + "/chat/completions"
+			}
+		}
+		body, _ := json.Marshal(map[string]any{"model": "m", "stream": true, "tools": testTools,
+			"messages": []map[string]string{{"role": "user", "content": "look around"}}})
+		for ctx.Err() == nil {
+			rctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			req, _ := http.NewRequestWithContext(rctx, http.MethodPost, url, bytes.NewReader(body))
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			<-rctx.Done()
+			cancel()
+		}
+		return 1
+	}
+	stall := slow * time.Second
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: poster, Cases: only,
+		Timeout: stall / 2, StallTimeout: stall, RetryTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := results[0]
+	want := "the agent did not give up on a stalled stream within -stall-timeout " + stall.String() + ": killed"
+	if r.Status != Failure || r.Details != want || !r.TimedOut || len(r.Requests) < 3 {
+		t.Errorf("%s %q (timed out %v, %d requests), want FAILURE %q after 3 requests or more", r.Status, r.Details, r.TimedOut, len(r.Requests), want)
 	}
 }
