@@ -42,7 +42,6 @@ const (
 	agentHang       = "hang"       // sleeps without calling the server
 	agentWriter     = "writer"     // offers only write_file
 	agentDated      = "dated"      // a good agent whose system prompt carries the time
-	agentNoStream   = "nostream"   // a good agent that does not ask for a stream
 	agentWrongPath  = "wrongpath"  // posts to /completions (the legacy endpoint) under the base URL
 	agentEager      = "eager"      // a good agent that retries a 429 at once
 	agentPatient    = "patient"    // a good agent that waits for a stream forever
@@ -151,6 +150,15 @@ func testAgent(r *agentRun, mode string) int {
 	if strings.HasPrefix(mode, "rule_") {
 		return testRuleAgent(r, mode)
 	}
+	if strings.HasPrefix(mode, "retry_") {
+		return testRetryingAgent(r, mode)
+	}
+	if mode == agentPlain {
+		return testPlainAgent(r)
+	}
+	if strings.HasPrefix(mode, agentCompleter) {
+		return testCompleter(r, mode)
+	}
 	switch mode {
 	case agentExit:
 		fmt.Fprintln(r.stderr, "test agent: giving up at once")
@@ -179,7 +187,7 @@ func testAgent(r *agentRun, mode string) int {
 	}
 	msgs := []agent.Message{{Role: "system", Content: system}, {Role: "user", Content: "look around"}}
 	for range 4 {
-		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": mode != agentNoStream})
+		body, _ := json.Marshal(map[string]any{"model": "test-model", "messages": msgs, "tools": tools, "stream": true})
 		var wait func(time.Duration)
 		switch mode {
 		case agentGood:

@@ -44,6 +44,10 @@ type outcome struct {
 	// clean is what the agent did on the clean stream (reference.go); nil
 	// for the clean case itself, or when it did not answer the tool turn.
 	clean *cleanRun
+	// unstreamed: the agent asks for no stream at all (streamless.go).
+	unstreamed bool
+	// turns is how many turns the probe's conversation has (conclusion.go).
+	turns int
 }
 
 // A verdict is a case's status with one line of details and, for a failure
@@ -82,7 +86,7 @@ func checkStart(o outcome) (verdict, bool) {
 		switch {
 		case r.err != nil:
 			return fail("request %d: %v", i+1, r.err), false
-		case i == 0 && !r.req.Streams: // a later one is a fallback (fallback.go)
+		case i == 0 && !r.req.Streams && !o.unstreamed: // a later one is a fallback (fallback.go)
 			return fail("request %d does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on", i+1), false
 		}
 	}

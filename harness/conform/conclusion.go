@@ -11,12 +11,23 @@ package conform
 // that gets the conclusion more than once and then exited 0: conform
 // answered each with a whole conclusion, so asking again means none was
 // taken. Asking again without a stream is a fallback (fallback.go), judged
-// there.
+// there. A conclusion that calls the agent's completion tool is two turns
+// (conversation.go): the call, then its text alone for the request that
+// answers the call; each may be asked for once.
 func checkConclusionTaken(o outcome) (verdict, bool) {
-	var again []int
+	last := max(o.turns-1, 1)      // a request past the last turn gets the last
+	asked := make([][]int, last+1) // the requests asking for each turn
 	for n, r := range o.requests {
 		if firstAssistant(r.req) >= 0 && r.req.Streams {
-			again = append(again, n+1)
+			turn := min(r.req.assistants(), last)
+			asked[turn] = append(asked[turn], n+1)
+		}
+	}
+	var again []int
+	for _, ns := range asked {
+		if len(ns) >= 2 {
+			again = ns
+			break
 		}
 	}
 	if len(again) < 2 || o.exitCode != 0 {

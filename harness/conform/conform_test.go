@@ -142,8 +142,6 @@ func TestBadCommands(t *testing.T) {
 			"the agent exited with code 3 without sending a request to the case's URL (stderr: test agent: giving up at once)"},
 		{"an agent that exits 0 without calling the server", testAgentCommand(t, agentSilent),
 			"the agent exited with code 0 without sending a request to the case's URL"},
-		{"an agent that does not ask for a stream", testAgentCommand(t, agentNoStream),
-			"request 1 does not ask for a stream (\"stream\": true): conform checks how an agent merges streamed turns; turn streaming on"},
 		{"an agent that posts elsewhere", testAgentCommand(t, agentWrongPath),
 			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses or .../v1beta/models/MODEL:streamGenerateContent, or GET .../v1/models"},
 		{"an agent that hangs", testAgentCommand(t, agentHang),

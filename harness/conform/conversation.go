@@ -24,6 +24,9 @@ type conversation struct {
 	// plain are the turns themselves (probe mode), for a request that
 	// asks for no stream (fallback.go).
 	plain []agent.Turn
+	// note is what the first case's details add about the probe itself:
+	// that its tools read no text (mediaprobe.go), or "".
+	note string
 }
 
 // probeScript names the probe's stream ids ("chatcmpl-conform-1").
@@ -33,10 +36,21 @@ const probeScript = "conform"
 // first request: one text piece and the picked calls in parallel, then a
 // short conclusion, written by the format's own writer (f.Write); f.Merge
 // (the agent core's merger) reads the tool turn back into the calls a correct agent sends on.
+// When the agent offers a tool it ends its run with (completionTool), the
+// conclusion calls it too, and a last turn of the conclusion's text alone
+// answers what the agent sends after it.
 func (f Format) build(first Request, specs []CallSpec, dir string) (*conversation, error) {
 	calls, err := ProbeCalls(first.Tools, specs, dir)
 	if err != nil {
 		return nil, err
+	}
+	conclusion := agent.Turn{Text: probeConclusion}
+	if done, ok := completionTool(first.Tools); ok {
+		args, err := GenerateArguments(done.Schema, false)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", done.Name, err)
+		}
+		conclusion.ToolCalls = []agent.ToolCall{{Type: "function", Function: agent.FunctionCall{Name: done.Name, Arguments: args}}}
 	}
 	reply := agent.Turn{Text: probeText}
 	for _, c := range calls {
@@ -47,14 +61,22 @@ func (f Format) build(first Request, specs []CallSpec, dir string) (*conversatio
 		model = "conform"
 	}
 	tool := []byte(strings.Join(f.Write(model, probeScript, 0, &reply), ""))
-	end := []byte(strings.Join(f.Write(model, probeScript, 1, &agent.Turn{Text: probeConclusion}), ""))
+	end := []byte(strings.Join(f.Write(model, probeScript, 1, &conclusion), ""))
 	turn, err := f.Merge(bytes.NewReader(tool))
 	if err != nil {
 		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
 	}
-	conv := &conversation{turns: [][]byte{tool, end}, clamp: true, plain: []agent.Turn{reply, {Text: probeConclusion}}}
+	conv := &conversation{turns: [][]byte{tool, end}, clamp: true, plain: []agent.Turn{reply, conclusion}}
+	if len(conclusion.ToolCalls) > 0 {
+		last := agent.Turn{Text: probeConclusion}
+		conv.turns = append(conv.turns, []byte(strings.Join(f.Write(model, probeScript, 2, &last), "")))
+		conv.plain = append(conv.plain, last)
+	}
 	for _, c := range turn.ToolCalls {
 		conv.want = append(conv.want, Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	if len(specs) == 0 {
+		conv.note = mediaNote(first.Tools, calls, dir)
 	}
 	return conv, nil
 }

@@ -11,9 +11,16 @@
 // AGENTVCR_CASE (CaseVariable) to the case's id. A request on another
 // format's path (Format.Path) fails with ErrWrongPath, naming the -api
 // that speaks it; on the first case it ends the run (Run returns it). Each
-// run is bounded by Options.Timeout, a stall case's by Options.StallTimeout
+// run is bounded by Options.Timeout, counted from the agent's start and
+// again from each request of its conversation (deadline.go): an agent still
+// retrying is not hung (opencode retries a stream that failed midway for
+// about 77 s), so each request moves the deadline to Timeout after it, up
+// to Options.RetryTimeout after the start (-retry-timeout,
+// DefaultRetryTimeout, 5 min); a case that ran past Timeout so says how
+// many requests came and how long it ran, and one killed at RetryTimeout
+// says so. A stall case's deadline does not move: Options.StallTimeout
 // (-stall-timeout, DefaultStallTimeout: real agents give up on a silent
-// stream after 240 to 300 s); at the deadline the agent's whole process
+// stream after 240 to 300 s). At the deadline the agent's whole process
 // group gets SIGTERM, and SIGKILL once its leader exited or after two
 // seconds, so a wrapper's trap can clean up. HEAD and GET requests on a
 // path no format serves (Claude Code's HEAD /api/hello) are answered 200
@@ -71,7 +78,11 @@
 // format's non-streamed answer (agent.Format's Response) and judged like
 // any other; on a benign case that is a WARNING (the agent could not read
 // the stream), after a broken stream or a fault a fair retry. A first
-// request without a stream fails the case: conform checks streams.
+// request without a stream followed by streamed ones fails the case:
+// conform checks streams. An agent that asks for no stream on every
+// request (streamless.go) gets one line in the first case, SKIPPED, and
+// every case that serves a stream is SKIPPED for that reason without
+// running it; the 429 and 500 faults still run and are judged.
 //
 // # The probe (probe.go, conversation.go)
 //
@@ -82,16 +93,28 @@
 // list, ls, glob, find, grep, search), none says it acts (write, run, web,
 // agent, tool...), and the schema requires a pattern or a path; the first
 // two in the agent's order, one taking a pattern swapped in when neither
-// does; with none, tools that read by name and take neither; one such tool
-// is called twice; none is ErrNoReadOnlyTool, which names the tools
-// offered. Arguments not given are generated from the tool's JSON Schema
-// (GenerateArguments): required members; a path parameter gets a file of
-// the folder the agent runs in or the folder itself (folder.go), absolute
-// when its description says so; other strings, patterns first, carry a
+// does; with none, tools that read by name and take neither; a tool whose
+// name says it reads media (view_image, ...: mediaprobe.go) only when no
+// other qualifies, and then the first case's details say the probe
+// exercises no tool that reads text and name the -call of the agent's
+// shell tool with a read-only command that would (Codex: -call
+// 'shell={"command":["cat","README.md"]}'; conform never calls a shell
+// unless told); one such tool is called twice; none is ErrNoReadOnlyTool,
+// which names the tools offered. Arguments not given are generated from the tool's JSON Schema
+// (GenerateArguments): required members; a path parameter, at the top or
+// nested (files[].path, paths[]), gets a file of the folder the agent runs
+// in or the folder itself (folder.go), absolute when its description says
+// so; other strings, patterns first, carry a
 // quote, a backslash and CJK text. The request that carries one assistant
 // message (or more) is answered with a short conclusion; an agent that
 // asks for it again and again, or exits 0 without printing it where the
-// first case prints it, did not take it (conclusion.go).
+// first case prints it, did not take it (conclusion.go). An agent that
+// offers a tool it ends its run with (a name word submit, finish,
+// completion or complete, none todo, plan or step: Cline's attempt_completion
+// and submit_and_exit) gets a conclusion that also calls that tool, with
+// arguments from its schema (GenerateArguments), and the request after
+// it gets the conclusion's text alone; each of the two may be asked for
+// once.
 //
 // # Cases (case.go, broken.go, limit.go)
 //

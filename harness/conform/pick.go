@@ -49,6 +49,17 @@ func paramRole(tool, param string) int {
 	return paramOther
 }
 
+// nestedRole is paramRole for a member of the object or array member
+// parent ("" at the top): a bare path inside a member that holds files
+// ("files": [{"path": ...}]) is a file, whatever the tool's name.
+func nestedRole(tool, parent, param string) int {
+	role := paramRole(tool, param)
+	if role == paramDir && anyWord(param, []string{"path", "paths"}) && anyWord(parent, []string{"file", "files", "filename", "filepath"}) {
+		return paramFile
+	}
+	return role
+}
+
 // pickTools picks the probe's tools when -call names none: tools whose
 // names say they read and none of whose name words says they act
 // (actWords), with a required parameter that is a pattern or a path, the
@@ -56,22 +67,28 @@ func paramRole(tool, param string) int {
 // and a later one does, that one replaces the second, so the probe's
 // quote, backslash and CJK strings ride in a pattern and split escapes are
 // exercised. With no such tool, the first two whose names say they read
-// and do not act.
+// and do not act. A tool whose name says it reads media (view_image:
+// mediaprobe.go) is picked only when no other is.
 func pickTools(tools []Tool) []CallSpec {
-	var withParam, plain []int
+	var withParam, plain, media []int
 	for i, t := range tools {
-		if !readOnlyName(t.Name) || actName(t.Name) {
+		switch {
+		case !readOnlyName(t.Name) || actName(t.Name):
 			continue
-		}
-		if pattern, path := requiredRoles(t); pattern || path {
+		case mediaName(t.Name):
+			media = append(media, i)
+		case takesPatternOrPath(t):
 			withParam = append(withParam, i)
-		} else {
+		default:
 			plain = append(plain, i)
 		}
 	}
 	chosen := withParam
 	if len(chosen) == 0 {
 		chosen = plain
+	}
+	if len(chosen) == 0 {
+		chosen = media
 	}
 	if len(chosen) > 2 {
 		first := chosen[:2]
@@ -90,6 +107,11 @@ func pickTools(tools []Tool) []CallSpec {
 		specs[k] = CallSpec{Name: tools[i].Name}
 	}
 	return specs
+}
+
+func takesPatternOrPath(t Tool) bool {
+	pattern, path := requiredRoles(t)
+	return pattern || path
 }
 
 func takesPattern(t Tool) bool {
@@ -152,4 +174,24 @@ func nameWords(name string) []string {
 		prevLower = unicode.IsLower(r)
 	}
 	return append(words, string(cur))
+}
+
+// completionWords are the words of a tool name that say the agent ends its
+// run by calling it (Cline's attempt_completion and submit_and_exit, a
+// finish or submit tool), rather than by a text answer; planWords are
+// those that make such a name another thing's end (complete_todo).
+var (
+	completionWords = []string{"submit", "finish", "completion", "complete", "completed"}
+	planWords       = []string{"todo", "todos", "plan", "step"}
+)
+
+// completionTool is the first of the agent's tools whose name says the
+// agent ends its run by calling it; ok is false when none does.
+func completionTool(tools []Tool) (t Tool, ok bool) {
+	for _, t := range tools {
+		if anyWord(t.Name, completionWords) && !anyWord(t.Name, planWords) {
+			return t, true
+		}
+	}
+	return Tool{}, false
 }

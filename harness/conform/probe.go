@@ -116,7 +116,9 @@ func GenerateArguments(schema json.RawMessage, escaped bool) (string, error) {
 }
 
 // toolArguments is GenerateArguments for one of a tool's calls: a
-// required top-level string that is a path (paramRole) is one of paths.
+// required string that is a path (paramRole), at the top or nested in an
+// object or an array ("files": [{"path": ...}], "paths": [...]), is one of
+// paths.
 func toolArguments(t Tool, variant int, paths probePaths) (string, error) {
 	var s map[string]any
 	if len(t.Schema) > 0 {
@@ -125,15 +127,27 @@ func toolArguments(t Tool, variant int, paths probePaths) (string, error) {
 		}
 	}
 	var b strings.Builder
-	writeObject(&b, s, variant, func(name string, sub map[string]any) (string, bool) {
-		return paths.value(paramRole(t.Name, name), sub)
+	writeObject(&b, s, variant, 0, "", func(parent, name string, sub map[string]any) (string, bool) {
+		p, ok := paths.value(nestedRole(t.Name, parent, name), sub)
+		if !ok {
+			return "", false
+		}
+		var v strings.Builder
+		writeString(&v, p, variant)
+		return v.String(), true
 	})
 	return b.String(), nil
 }
 
-// writeObject writes the required members of an object schema; path, when
-// not nil, gives a member's value in place of a generated one.
-func writeObject(b *strings.Builder, s map[string]any, variant int, path func(name string, sub map[string]any) (string, bool)) {
+// A memberValue gives the JSON text of a member named name of the object
+// or array member parent ("" at the top) whose schema is sub, in place of a
+// generated one; ok is false to generate it.
+type memberValue func(parent, name string, sub map[string]any) (json string, ok bool)
+
+// writeObject writes the required members of an object schema, the object
+// being the member parent ("" at the top); member, when not nil, gives a
+// member's value in place of a generated one, at any depth.
+func writeObject(b *strings.Builder, s map[string]any, variant, depth int, parent string, member memberValue) {
 	props, _ := s["properties"].(map[string]any)
 	required, _ := s["required"].([]any)
 	b.WriteByte('{')
@@ -150,18 +164,20 @@ func writeObject(b *strings.Builder, s map[string]any, variant int, path func(na
 		writeString(b, name, variant)
 		b.WriteByte(':')
 		sub, _ := props[name].(map[string]any)
-		if path != nil {
-			if p, ok := path(name, sub); ok {
-				writeString(b, p, variant)
+		if member != nil {
+			if v, ok := member(parent, name, sub); ok {
+				b.WriteString(v)
 				continue
 			}
 		}
-		writeValue(b, sub, variant, 0)
+		writeValue(b, sub, variant, depth, name, member)
 	}
 	b.WriteByte('}')
 }
 
-func writeValue(b *strings.Builder, s map[string]any, variant, depth int) {
+// writeValue writes a value of schema s, the value of the member name;
+// member gives values inside it (writeObject).
+func writeValue(b *strings.Builder, s map[string]any, variant, depth int, name string, member memberValue) {
 	if v, ok := s["const"]; ok {
 		writeJSON(b, v, variant)
 		return
@@ -173,7 +189,7 @@ func writeValue(b *strings.Builder, s map[string]any, variant, depth int) {
 	for _, key := range []string{"anyOf", "oneOf", "allOf"} {
 		if alts, ok := s[key].([]any); ok && len(alts) > 0 {
 			if first, ok := alts[0].(map[string]any); ok {
-				writeValue(b, first, variant, depth+1)
+				writeValue(b, first, variant, depth+1, name, member)
 				return
 			}
 		}
@@ -184,12 +200,17 @@ func writeValue(b *strings.Builder, s map[string]any, variant, depth int) {
 			b.WriteString("{}")
 			return
 		}
-		writeObject(b, s, variant, nil)
+		writeObject(b, s, variant, depth+1, name, member)
 	case "array":
 		items, _ := s["items"].(map[string]any)
 		b.WriteByte('[')
 		if depth <= 8 {
-			writeValue(b, items, variant, depth+1)
+			// an element is the member itself, once more: "paths": ["README.md"]
+			if v, ok := arrayElement(items, name, member); ok {
+				b.WriteString(v)
+			} else {
+				writeValue(b, items, variant, depth+1, name, member)
+			}
 		}
 		b.WriteByte(']')
 	case "integer", "number":
@@ -208,6 +229,15 @@ func writeValue(b *strings.Builder, s map[string]any, variant, depth int) {
 	default:
 		writeString(b, probeStrings[variant], variant)
 	}
+}
+
+// arrayElement is member's value for an element of the array member name,
+// read as a member of that name at the top ("paths": ["README.md"]).
+func arrayElement(items map[string]any, name string, member memberValue) (string, bool) {
+	if member == nil || schemaType(items) != "string" {
+		return "", false
+	}
+	return member("", name, items)
 }
 
 // schemaType is the schema's type, the first non-null one of a list, or

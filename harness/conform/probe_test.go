@@ -200,3 +200,27 @@ func TestProbeCallsOnRealAgentsTools(t *testing.T) {
 		t.Errorf("an empty folder: %+v, want no file and the folder itself", got)
 	}
 }
+
+// A path nested in an object or an array gets a file of the folder, as a
+// top-level one does: files[].path, paths[], an object's file_path.
+func TestProbeCallsGiveNestedPathsRealFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools := []Tool{
+		{Name: "read_files", Schema: json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"}},"required":["path","limit"]}}},"required":["files"]}`)},
+		{Name: "read_many", Schema: json.RawMessage(`{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"}},"request":{"type":"object","properties":{"file_path":{"type":"string","description":"an absolute path"},"query":{"type":"string"}},"required":["file_path","query"]}},"required":["paths","request"]}`)},
+	}
+	got, err := ProbeCalls(tools, []CallSpec{{Name: "read_files"}, {Name: "read_many"}}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Call{
+		{Name: "read_files", Arguments: `{"files":[{"path":"README.md","limit":1}]}`},
+		{Name: "read_many", Arguments: `{"paths":["README.md"],"request":{"file_path":"` + filepath.Join(dir, "README.md") + `","query":"probe \"r\" \\ \u6570\u636e"}}`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

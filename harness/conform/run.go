@@ -45,8 +45,15 @@ type Options struct {
 	Calls []CallSpec
 	// Parallel is how many cases run at once (default 4).
 	Parallel int
-	// Timeout bounds each case's run of the agent (default 30 s).
+	// Timeout bounds each case's run of the agent (default 30 s), counted
+	// from its start and again from each request of its conversation: an
+	// agent still sending requests (retrying with backoff) is not hung
+	// (deadline.go).
 	Timeout time.Duration
+	// RetryTimeout is as far as requests move a case's deadline: the
+	// longest a case runs (default DefaultRetryTimeout, never below
+	// Timeout). A stall case's limit does not move.
+	RetryTimeout time.Duration
 	// StallTimeout bounds the run of a stall case instead (default
 	// DefaultStallTimeout, never below Timeout): real agents give up on a
 	// silent stream after 240 to 300 s (issue 19).
@@ -95,6 +102,10 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		opt.StallTimeout = DefaultStallTimeout
 	}
 	opt.StallTimeout = max(opt.StallTimeout, opt.Timeout)
+	if opt.RetryTimeout <= 0 {
+		opt.RetryTimeout = DefaultRetryTimeout
+	}
+	opt.RetryTimeout = max(opt.RetryTimeout, opt.Timeout)
 	if opt.limits == (caseLimits{}) {
 		opt.limits = defaultLimits
 	}
@@ -133,8 +144,16 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	defer stop()
 
 	results := make([]Result, len(opt.Cases))
+	noStream := "" // the first case, when its agent asks for no stream (streamless.go)
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
+		if noStream != "" {
+			if needsStream(st.c) {
+				results[i] = notStreamed(st.c, noStream)
+				return
+			}
+			st.unstreamed = true
+		}
 		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference, clean)
 		if len(results[i].Requests) == 0 && results[i].Status == Failure {
 			results[i].Details += log.about(st.c.ID)
@@ -157,6 +176,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		if opt.Recording != nil {
 			reference = states[c.ID]
+		}
+		if states[c.ID].unstreamed {
+			noStream = c.ID
 		}
 	}
 	sem := make(chan struct{}, opt.Parallel)
@@ -209,12 +231,17 @@ type caseState struct {
 	unrouted []Unrouted // requests on no format's path
 	changed  bool       // the transform changed a reply (else SKIPPED)
 	stopped  bool       // a request decided the case: the agent was stopped (decided.go)
+	// unstreamed: the agent asks for no stream (streamless.go); set by a
+	// stream case's run that found so (the first case's: the run's), and
+	// before the run of the faults that still run.
+	unstreamed bool
 
 	limits     caseLimits
 	retryAfter time.Duration // fault_429's
 	keptBytes  int           // of bodies
 	over       error         // the agent sent more than limits: ErrCaseCap
 	stop       func()        // kills the agent (set while it runs)
+	deadline   *caseDeadline // when the agent is stopped (set while it runs)
 }
 
 func (st *caseState) probeError() error {
@@ -257,6 +284,7 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	}
 	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
 	st.bodies = append(st.bodies, sr.Body)
+	st.moveDeadline()
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
 	}
@@ -333,26 +361,37 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.start, st.stop = time.Now(), stop
 	st.mu.Unlock()
 	extra := append(wire.Env(strings.TrimSuffix(url, "/v1"), DummyKey), CaseVariable+"="+st.c.ID)
-	timeout := opt.Timeout
+	timeout, bound := opt.Timeout, opt.RetryTimeout
 	if st.c.Fault == FaultStall {
-		timeout = opt.StallTimeout
+		timeout, bound = opt.StallTimeout, 0
 	}
+	st.startDeadline(timeout, bound)
+	// The agent's own limit is the bound; the case's deadline stops it
+	// earlier, through ctx, unless its requests keep coming.
 	var p procResult
 	if opt.Agent != nil {
-		p = runAgentFunc(ctx, opt.Agent, extra, timeout, opt.funcGrace)
+		p = runAgentFunc(ctx, opt.Agent, extra, max(timeout, bound), opt.funcGrace)
 	} else {
-		p = runAgent(ctx, opt.Command, extra, timeout)
+		p = runAgent(ctx, opt.Command, extra, max(timeout, bound))
+	}
+	if st.endDeadline() {
+		p.timedOut, p.exitCode = true, -1
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
-		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, clean: clean}
+		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, unstreamed: st.unstreamed || st.streamsNone(), clean: clean}
+	if st.conv != nil {
+		o.turns = len(st.conv.turns)
+	}
 	var v verdict
 	switch {
 	case st.over != nil:
 		v = fail("%v: killed", st.over)
 	case st.probeErr != nil:
 		v = fail("%v", st.probeErr)
+	case st.streamsNone() && needsStream(st.c):
+		v, st.unstreamed = noStreamVerdict(len(st.reqs)), true
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
 		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
 	case opt.Recording != nil && reference == nil:
@@ -368,6 +407,10 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	}
 	if st.stopped && v.status == Failure {
 		v.details += "; conform stopped the agent there"
+	}
+	v.details += st.deadlineNote(p.timedOut, o.elapsed)
+	if isFirstCase(st.c.ID) && st.conv != nil {
+		v.details += st.conv.note
 	}
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),

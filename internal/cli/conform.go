@@ -51,6 +51,7 @@ type conformFlags struct {
 	cassette, api                 string
 	parallel                      int
 	timeout, stallTimeout         time.Duration
+	retryTimeout                  time.Duration
 	jsonOut, junitOut, out, basel string
 	shard                         string
 	list                          bool
@@ -68,7 +69,8 @@ func cmdConform(env Env, args []string) int {
 	fs.Var(&f.calls, "call", "call the tool `NAME[=ARGS_JSON]` in the probe's turn (repeatable; default: the first two read-only tools)")
 	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them)")
 	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`, counted from its start and again from each request it sends (an agent still retrying is not hung), up to -retry-timeout")
+	fs.DurationVar(&f.retryTimeout, "retry-timeout", conform.DefaultRetryTimeout, "kill a case's agent that keeps sending requests after `D` at most (opencode retries a broken stream for about 77 s; never below -timeout)")
 	fs.DurationVar(&f.stallTimeout, "stall-timeout", conform.DefaultStallTimeout, "kill a stall case's agent after `D` (real agents give up on a silent stream after 240 to 300 s; never below -timeout)")
 	fs.StringVar(&f.jsonOut, "json", "", "write the checks as JSON to `FILE`")
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
@@ -122,6 +124,9 @@ func cmdConform(env Env, args []string) int {
 	if f.stallTimeout <= 0 {
 		return usage("-stall-timeout %s: give a positive duration such as 6m", f.stallTimeout)
 	}
+	if f.retryTimeout <= 0 {
+		return usage("-retry-timeout %s: give a positive duration such as 5m", f.retryTimeout)
+	}
 	if err := conform.CheckProviders(f.providers); err != nil {
 		return usage("-provider: %v", err)
 	}
@@ -169,7 +174,7 @@ func cmdConform(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir, PassEnv: f.passEnv}
-	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, StallTimeout: f.stallTimeout, Recording: rec, Format: format})
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, StallTimeout: f.stallTimeout, RetryTimeout: f.retryTimeout, Recording: rec, Format: format})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2

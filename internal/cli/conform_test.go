@@ -52,6 +52,8 @@ func TestConformBadInput(t *testing.T) {
 			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_all_index_0, messages_start_repeats_index, messages_prefilled_start, messages_stop_twice, messages_overloaded_midstream, messages_cut_before_stop, messages_max_tokens_cut, messages_echo_thinking, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
 		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),
 			"agentvcr conform: -timeout 0s: give a positive duration such as 30s\n"},
+		{"a retry timeout of zero", append([]string{"conform", "-retry-timeout", "0s"}, agent...),
+			"agentvcr conform: -retry-timeout 0s: give a positive duration such as 5m\n"},
 		{"shard 0 of 3", append([]string{"conform", "-shard", "0/3"}, agent...),
 			"agentvcr conform: -shard: bad shard 0/3: shards count from 1 to N: give 1/3 to 3/3\n"},
 		{"shard 4 of 3", append([]string{"conform", "-shard", "4/3"}, agent...),
