@@ -135,7 +135,8 @@
 // Checks read requests through a Format (one per wire format, Formats), so
 // a wire format plugs in with a reader of its own. On a benign quirk the
 // first assistant message of every follow-up request must re-send the
-// merged calls (names, arguments equal as JSON, order; ids equal to the
+// merged calls (names, arguments equal as JSON, in any order: each API
+// pairs calls and results by id, order.go; ids equal to the
 // stream's unless the stream dropped them), with non-empty unique ids that
 // stay the same in later requests; every call must be answered by exactly
 // one tool message before any other message; its text must be the merged
@@ -144,13 +145,21 @@
 // The first request that re-sends the tool turn wrong decides a benign
 // case: it is answered 400 and the agent stopped there (decided.go), so a
 // loop is never fed; several_choices' decoy call is in the tool turn only.
+// Every benign case is also judged against the clean case's run
+// (reference.go, normalize.go): each call's tool result must be the one
+// the clean run got for it (results.go), and the output must keep every
+// line the clean run printed, with no text of the quirk's own (a marker
+// the case declares, the preamble printed again, parts as JSON: garbage.go;
+// another difference is a WARNING).
 // After a broken stream no request may carry an assistant or tool message
 // the first request did not (a retry is fine), and the agent must not exit
 // 0. Recovery (recovery.go), after a broken stream or a stall or reset:
-// sending anything cut or corrupt (a call the stream did not complete, text
-// it did not deliver) is a FAILURE; keeping only the calls that completed
-// before the break is a WARNING that says so and whether the agent ran them
-// from a stream that then failed; resuming from the delivered text with no
+// sending anything cut or corrupt (a call the stream did not complete, sent
+// or run as if whole, text it did not deliver) is a FAILURE; keeping only
+// the calls the stream delivered whole (Case.Delivered) is a WARNING that
+// says so and whether the agent ran them from a stream that then failed;
+// sending the cut call back refused, not run and with the history saying
+// why, is a WARNING (refusal.go); resuming from the delivered text with no
 // call is a WARNING; going on with the whole turn read from a non-streamed
 // retry is a SUCCESS.
 // After a fault the agent may give up or retry and finish, but not exit 0
