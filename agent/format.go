@@ -98,4 +98,11 @@ type Format struct {
 	// answered with one JSON object (Gemini's :generateContent); nil when
 	// the format has none.
 	WholePath func(model string) string
+	// APIPath, for a format whose paths begin with their own API version
+	// (Gemini's /v1beta/models/..., Vertex AI's /v1/projects/...), returns
+	// the part of a request path that follows the provider's root URL, any
+	// prefix before the version dropped, and false for a path the format
+	// does not serve: what a proxy joins to its upstream. nil for the
+	// formats whose base URL ends in the version (.../v1).
+	APIPath func(path string) (string, bool)
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/apierror"
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/serve"
+	"github.com/agentvcr/agentvcr/wire"
 
 	"bytes"
 	"context"
@@ -128,10 +129,15 @@ func (p *Proxy) Stop() error {
 
 // target is the upstream URL of a request: the upstream base joined with
 // the request path after its "/v1" (any prefix before it is the proxy's
-// own), the upstream's query, then the request's.
+// own), or, for a format whose paths begin with their own version (Gemini's
+// /v1beta/..., Vertex AI's /v1/projects/...: agent.Format.APIPath), the
+// upstream root joined with the path from that version on; then the
+// upstream's query, then the request's.
 func (p *Proxy) target(r *http.Request) string {
 	path := r.URL.Path
-	if i := strings.Index(path, "/v1/"); i >= 0 {
+	if api := wire.ForPath(path); api != nil && api.APIPath != nil {
+		path, _ = api.APIPath(path)
+	} else if i := strings.Index(path, "/v1/"); i >= 0 {
 		path = path[i+len("/v1"):]
 	} else if path == "/v1" {
 		path = ""

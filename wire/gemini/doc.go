@@ -6,6 +6,20 @@
 // request answered with one JSON object; agent.Format's Query, PathModel and
 // WholePath say so to the client and to servers.
 //
+// # Addressings
+//
+// Vertex AI serves the same requests and streams at
+// /{v1|v1beta1}/projects/{project}/locations/{location}/publishers/google/models/{model}:streamGenerateContent
+// (location "global" on https://aiplatform.googleapis.com), and in express
+// mode, with an API key and no project, at
+// /{v1|v1beta1}/publishers/google/models/{model}:{method}. Serves and
+// PathModel read both addressings under any prefix; ServedPath maps a
+// Vertex AI request to Google AI's path, so one recording answers both;
+// APIPath is the path from its version on, what a proxy joins to the
+// provider's root URL. Vertex AI authenticates with "Authorization: Bearer
+// TOKEN" (an OAuth access token) where Google AI takes x-goog-api-key: Key
+// reads either. The client (Path, Header) speaks Google AI's addressing.
+//
 // # Requests
 //
 // Body makes "contents" of the neutral messages: a user message is a "user"

@@ -8,16 +8,8 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 )
 
-// The path of a request after the base URL, which is the API's root
-// (GOOGLE_GEMINI_BASE_URL has no /v1beta): the model sits between
-// modelsPrefix and the method.
-const (
-	modelsPrefix = "/v1beta/models/"
-	streamMethod = ":streamGenerateContent"
-	wholeMethod  = ":generateContent"
-)
-
-// KeyHeader is the header that carries the API key.
+// KeyHeader is the header that carries the API key (Google AI, and Vertex
+// AI in express mode).
 const KeyHeader = "x-goog-api-key"
 
 // Format is Gemini's native API: POST
@@ -36,14 +28,15 @@ var Format = &agent.Format{
 	WholePath:      func(model string) string { return modelsPrefix + model + wholeMethod },
 	Query:          "alt=sse",
 	PathModel:      PathModel,
-	Serves:         func(path string) bool { _, _, ok := cutPath(path); return ok },
+	APIPath:        APIPath,
+	Serves:         func(path string) bool { _, _, _, ok := cutPath(path); return ok },
 	BasePath:       "",
 	Header: func(h http.Header, key string) {
 		if key != "" {
 			h.Set(KeyHeader, key)
 		}
 	},
-	Key:           func(h http.Header) string { return h.Get(KeyHeader) },
+	Key:           Key,
 	Body:          Body,
 	Merge:         Merge,
 	Check:         Check,
@@ -54,37 +47,6 @@ var Format = &agent.Format{
 	IsStreamEvent: isStreamEvent,
 	ErrorEvent:    "data: " + string(ErrorBody(http.StatusInternalServerError, "", "agentvcr fault: the gateway failed mid-stream")) + "\r\n\r\n",
 	ErrorBody:     ErrorBody,
-}
-
-// PathModel reads the model a request path names and whether it asks for a
-// stream (:streamGenerateContent) or one whole answer (:generateContent);
-// "" and false for a path that is not Gemini's.
-func PathModel(path string) (model string, stream bool) {
-	model, stream, _ = cutPath(path)
-	return model, stream
-}
-
-// cutPath splits ".../v1beta/models/{model}:{method}" (any prefix before
-// /v1beta, as a case URL or a gateway adds): the model is one path segment,
-// not empty, and the method is one of the two this format answers.
-func cutPath(path string) (model string, stream, ok bool) {
-	i := strings.LastIndex(path, modelsPrefix)
-	if i < 0 {
-		return "", false, false
-	}
-	rest := path[i+len(modelsPrefix):]
-	switch {
-	case strings.HasSuffix(rest, streamMethod):
-		model, stream = strings.TrimSuffix(rest, streamMethod), true
-	case strings.HasSuffix(rest, wholeMethod):
-		model = strings.TrimSuffix(rest, wholeMethod)
-	default:
-		return "", false, false
-	}
-	if model == "" || strings.ContainsAny(model, "/:") {
-		return "", false, false
-	}
-	return model, stream, true
 }
 
 // isStreamEvent: a Gemini event has no type; its data is a
@@ -99,6 +61,21 @@ func isStreamEvent(typ string, data []byte) bool {
 		return claims
 	}
 	return decodeClaim(data)
+}
+
+// Key is the credential a request carries: its x-goog-api-key, else the
+// token of an "Authorization: Bearer" header, which is how Vertex AI is
+// called (an OAuth access token from Application Default Credentials); ""
+// when there is neither.
+func Key(h http.Header) string {
+	if k := h.Get(KeyHeader); k != "" {
+		return k
+	}
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }
 
 // ErrorBody is Google's error body, {"error":{"code","message","status"}}:
