@@ -2,6 +2,7 @@ package conformtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,7 +77,10 @@ func ownAgent(t *testing.T, f *agent.Format) conform.AgentFunc {
 
 // takesCutStreams is our agent with one bug: a stream cut short is taken
 // for a finished turn (its merge's ErrTruncatedStream is dropped), so the
-// complete calls before the cut are run and sent on.
+// complete calls before the cut are run and sent on, and the cut call with
+// its arguments reset to {}, which misleads the model about what it sent
+// (the partial arguments answered with our tool's "not valid JSON" would be
+// an honest refusal).
 func takesCutStreams(t *testing.T) conform.AgentFunc {
 	f := *wire.Default()
 	merge := f.Merge
@@ -84,6 +88,11 @@ func takesCutStreams(t *testing.T) conform.AgentFunc {
 		turn, err := merge(r)
 		if errors.Is(err, agent.ErrTruncatedStream) {
 			err = nil
+			for i := range turn.ToolCalls { // the cut call's arguments reset, as if the model had sent none
+				if !json.Valid([]byte(turn.ToolCalls[i].Function.Arguments)) {
+					turn.ToolCalls[i].Function.Arguments = "{}"
+				}
+			}
 		}
 		return turn, err
 	}
