@@ -48,9 +48,9 @@ type Proxy struct {
 	real     http.RoundTripper
 	cassette *cassette.Cassette
 	log      io.Writer
-	// ctx carries the upstream requests: not the client's, so that an
-	// answer the client stops reading early (after [DONE]) is still read
-	// to its end and recorded; Stop cancels it.
+	// ctx is the proxy's life: Stop cancels it, and with it every upstream
+	// request still running. Each upstream request also ends when its
+	// client goes (upstreamContext).
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -172,7 +172,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secrets := p.addSecrets(r)
 	target := p.target(r)
 	shown := secrets.RedactURL(target)
-	out, err := http.NewRequestWithContext(p.ctx, r.Method, target, bytes.NewReader(body))
+	ctx, cancel := p.upstreamContext(r)
+	defer cancel()
+	out, err := http.NewRequestWithContext(ctx, r.Method, target, bytes.NewReader(body))
 	if err != nil {
 		apierror.Write(w, nil, http.StatusBadRequest, "invalid_request_error", "agentvcr record: "+secrets.Scrub(err.Error()))
 		return
@@ -206,7 +208,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rw = p.Rewrite(r, body)
 	}
 	w.WriteHeader(resp.StatusCode)
-	got, reads, ok := p.tee(w, resp, rw, sentAt, r.Method+" "+shown)
+	got, reads, ok := p.tee(w, r.Context(), resp, rw, sentAt, r.Method+" "+shown)
 	if !ok || p.cassette == nil {
 		return
 	}
@@ -240,10 +242,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // tee streams the upstream's answer to the client as it arrives, through
 // rw when it is not nil, and returns what is recorded (what the client
 // got) and when each piece of it went out (since sentAt): false when the
-// answer broke off or was over
+// answer broke off, its client (clientGone) went before it ended, or it was over
 // agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
 // exchange in log lines.
-func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, sentAt time.Time, what string) ([]byte, []arrival, bool) {
+func (p *Proxy) tee(w http.ResponseWriter, clientGone context.Context, resp *http.Response, rw Rewriter, sentAt time.Time, what string) ([]byte, []arrival, bool) {
 	flusher, _ := w.(http.Flusher)
 	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
 	tooLong := false
@@ -263,7 +265,7 @@ func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, sen
 			got.Write(b)
 			reads = append(reads, arrival{end: got.Len(), at: time.Since(sentAt)})
 		}
-		w.Write(b) // a client that went away still lets the upstream finish
+		w.Write(b) // a client that went away cancels the upstream request: the next read fails
 		if flusher != nil {
 			flusher.Flush()
 		}
@@ -287,6 +289,10 @@ func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, sen
 			}
 			break
 		}
+		if rerr != nil && clientGone.Err() != nil {
+			p.logf("agentvcr record: %s: the client went away before the answer ended: the upstream request is cancelled (not recorded)", what)
+			return nil, nil, false
+		}
 		if rerr != nil {
 			p.logf("agentvcr record: %s: the upstream answer broke off: %v (not recorded)", what, rerr)
 			return nil, nil, false
@@ -297,6 +303,19 @@ func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, sen
 		return nil, nil, false
 	}
 	return got.Bytes(), reads, true
+}
+
+// upstreamContext is the context of r's upstream request: it ends when
+// the client goes (r's context: net/http cancels it once the connection
+// closes) or when Stop is called, whichever comes first, so that an
+// upstream never goes on generating, and billing, an answer nobody reads.
+func (p *Proxy) upstreamContext(r *http.Request) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(r.Context())
+	stop := context.AfterFunc(p.ctx, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // commit records one exchange; exchangeOrder calls it in arrival order.
