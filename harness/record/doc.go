@@ -13,7 +13,13 @@
 // A path of "" records nothing: the Proxy then only forwards (agentvcr
 // proxy without -o). Proxy.Rewrite, when set, changes each 200 event-stream
 // answer on its way to the client through a Rewriter (package chaos sets
-// it; quirk.Stream is one): what is recorded is what the client got.
+// it; quirk.Stream is one): what is recorded is what the client got. It
+// sees every 200 answer whose Content-Type is an event stream
+// (IsEventStream: any case, any parameters), decoded from gzip or deflate
+// and encoded again; an answer in another encoding passes as it came, with
+// a log line, and Unrewritten counts it. A Rewriter error that wraps
+// ErrCutAnswer cuts the answer as a broken stream is cut (the connection
+// closed mid-body) and the exchange is not recorded.
 //
 // Rules: exchanges are recorded in the order their requests arrived, not
 // the order their answers ended (an agent that sends its next request on

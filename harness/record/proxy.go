@@ -56,15 +56,20 @@ type Proxy struct {
 
 	// Rewrite, when set, changes the streamed answers the client gets
 	// (agentvcr proxy's quirks and faults, package chaos): it is called for
-	// each 200 text/event-stream answer with the request and its body, and
-	// returns nil to leave that answer alone. What is recorded is what the
-	// client got.
+	// each 200 event-stream answer (IsEventStream: any case, any
+	// parameters) with the request and its body, and returns nil to leave
+	// that answer alone. An answer in a Content-Encoding the proxy knows
+	// (gzip, deflate) is decoded for it and encoded again; one in another
+	// (br, zstd, any other) cannot be rewritten: it passes as it came, with
+	// a line on the log, and Unrewritten counts it. What is recorded is
+	// what the client got.
 	Rewrite func(r *http.Request, body []byte) Rewriter
 
-	mu       sync.Mutex // serialises log lines
-	recorded atomic.Int64
-	order    exchangeOrder
-	inflight sync.WaitGroup // the requests being served
+	mu          sync.Mutex // serialises log lines
+	recorded    atomic.Int64
+	unrewritten atomic.Int64 // answers Rewrite would have changed, passed as they came
+	order       exchangeOrder
+	inflight    sync.WaitGroup // the requests being served
 }
 
 // A Rewriter changes one streamed answer on its way to the client: Write
@@ -111,6 +116,10 @@ func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer)
 
 // Recorded is how many exchanges have been recorded so far.
 func (p *Proxy) Recorded() int { return int(p.recorded.Load()) }
+
+// Unrewritten is how many answers Rewrite would have changed passed as
+// they came, because their Content-Encoding cannot be decoded.
+func (p *Proxy) Unrewritten() int { return int(p.unrewritten.Load()) }
 
 // Stop saves the recording (see Cassette.Stop): ErrEmptyRecording when no
 // exchange was recorded, ErrSecretInCassette when a secret survived. Call
@@ -202,13 +211,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hopHeaders {
 		w.Header().Del(h)
 	}
-	var rw Rewriter
-	if p.Rewrite != nil && resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") &&
-		resp.Header.Get("Content-Encoding") == "" {
-		rw = p.Rewrite(r, body)
-	}
+	rw, codec := p.rewriterOf(r, body, resp, r.Method+" "+shown)
 	w.WriteHeader(resp.StatusCode)
-	got, reads, ok := p.tee(w, r.Context(), resp, rw, sentAt, r.Method+" "+shown)
+	got, reads, ok := p.tee(w, r.Context(), resp, rw, codec, sentAt, r.Method+" "+shown)
 	if !ok || p.cassette == nil {
 		return
 	}
@@ -237,72 +242,6 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	next.Header = out.Header
 	next.Header.Del("Content-Encoding")
 	rec = next
-}
-
-// tee streams the upstream's answer to the client as it arrives, through
-// rw when it is not nil, and returns what is recorded (what the client
-// got) and when each piece of it went out (since sentAt): false when the
-// answer broke off, its client (clientGone) went before it ended, or it was over
-// agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
-// exchange in log lines.
-func (p *Proxy) tee(w http.ResponseWriter, clientGone context.Context, resp *http.Response, rw Rewriter, sentAt time.Time, what string) ([]byte, []arrival, bool) {
-	flusher, _ := w.(http.Flusher)
-	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
-	tooLong := false
-	logged := false
-	var reads []arrival
-	pass := func(b []byte, err error) {
-		if err != nil && !logged {
-			logged = true
-			p.logf("agentvcr: %s: %v", what, err)
-		}
-		if len(b) == 0 {
-			return
-		}
-		if got.Len()+len(b) > agent.DefaultMaxBodyBytes {
-			tooLong = true
-		} else {
-			got.Write(b)
-			reads = append(reads, arrival{end: got.Len(), at: time.Since(sentAt)})
-		}
-		w.Write(b) // a client that went away cancels the upstream request: the next read fails
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
-	buf := make([]byte, 32<<10)
-	for {
-		n, rerr := resp.Body.Read(buf)
-		if n > 0 {
-			if rw != nil {
-				pass(rw.Write(buf[:n]))
-			} else {
-				pass(buf[:n], nil)
-			}
-		}
-		if errors.Is(rerr, io.EOF) {
-			if rw != nil {
-				pass(rw.Close())
-				if e, ok := rw.(ender); ok {
-					pass(nil, e.End())
-				}
-			}
-			break
-		}
-		if rerr != nil && clientGone.Err() != nil {
-			p.logf("agentvcr record: %s: the client went away before the answer ended: the upstream request is cancelled (not recorded)", what)
-			return nil, nil, false
-		}
-		if rerr != nil {
-			p.logf("agentvcr record: %s: the upstream answer broke off: %v (not recorded)", what, rerr)
-			return nil, nil, false
-		}
-	}
-	if tooLong {
-		p.logf("agentvcr record: %s: the answer is over %d bytes (passed on, not recorded)", what, agent.DefaultMaxBodyBytes)
-		return nil, nil, false
-	}
-	return got.Bytes(), reads, true
 }
 
 // upstreamContext is the context of r's upstream request: it ends when
