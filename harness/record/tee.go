@@ -96,8 +96,13 @@ func (p *Proxy) tee(w http.ResponseWriter, clientGone context.Context, resp *htt
 		}
 		send(b)
 		if cut {
-			// Aborting the handler makes net/http close the connection
-			// without ending the chunked body.
+			// The headers go out first, so that the client reads a 200
+			// whose body breaks off, not a connection closed before any
+			// answer; aborting the handler then makes net/http close the
+			// connection without ending the chunked body.
+			if flusher != nil {
+				flusher.Flush()
+			}
 			panic(http.ErrAbortHandler)
 		}
 	}
