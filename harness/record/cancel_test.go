@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -137,5 +138,51 @@ func TestProxyCancelsTheUpstreamWhenTheClientGoes(t *testing.T) {
 			leaveAfterFirstEvent(t, srv.URL+"/v1/"+shape, 30)
 			u.settles(t, shape)
 		})
+	}
+}
+
+// An agent that closes its answer on the last event ([DONE]) often goes
+// before the upstream's last bytes arrive: that answer is still read to
+// its end and recorded. Here the upstream ends only once the proxy has
+// seen the client go. (Cancelled at once, it was not recorded, and a chaos
+// proxy's recordings lost such answers.)
+func TestProxyRecordsAnAnswerClosedOnItsLastEvent(t *testing.T) {
+	gone := make(chan struct{}) // the proxy saw the client go
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: [DONE]\n\n")
+		w.(http.Flusher).Flush()
+		<-gone
+	}))
+	defer upstream.Close()
+	path := filepath.Join(t.TempDir(), "rec.yaml")
+	p, err := NewProxy(upstream.URL+"/v1", path, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		go func() {
+			<-r.Context().Done()
+			close(gone)
+		}()
+		p.ServeHTTP(w, r)
+	}))
+	client := &http.Client{Transport: &http.Transport{}}
+	resp, err := client.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || line != "data: [DONE]\n" {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	resp.Body.Close() // before the body's end: the connection closes
+	client.CloseIdleConnections()
+	srv.Close() // waits for the handler
+	if err := p.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if p.Recorded() != 1 {
+		t.Errorf("recorded %d exchanges, want 1", p.Recorded())
 	}
 }

@@ -24,10 +24,11 @@
 // Rules: exchanges are recorded in the order their requests arrived, not
 // the order their answers ended (an agent that sends its next request on
 // [DONE] would otherwise see it recorded first). A client that goes (its
-// connection closed) before its answer ended cancels the upstream request,
-// so that no upstream goes on generating, and billing, an answer nobody
-// reads; that exchange is not recorded, and Stop cancels what is still
-// running. Every credential a
+// connection closed) before its answer ended cancels the upstream request
+// within 1 s or 64 KiB more of the answer, so that no upstream goes on
+// generating, and billing, an answer nobody reads; an answer that ends
+// within that (the client closed it on its last event) is recorded, one
+// cancelled is not, and Stop cancels what is still running. Every credential a
 // request carries becomes a secret of the recording: its auth headers by
 // any common name (cassette.HeaderSecrets), its secret-named query
 // parameters and the upstream URL's userinfo (cassette.URLSecrets; the

@@ -244,15 +244,35 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec = next
 }
 
-// upstreamContext is the context of r's upstream request: it ends when
-// the client goes (r's context: net/http cancels it once the connection
-// closes) or when Stop is called, whichever comes first, so that an
-// upstream never goes on generating, and billing, an answer nobody reads.
+// drainGrace and drainBytes bound how long, and how many bytes more, the
+// proxy reads an answer whose client went away: an agent that closes the
+// answer as soon as it reads its last event ([DONE], message_stop) often
+// goes before the upstream's last bytes arrive, and that answer is still
+// read to its end and recorded; a stalled or endless one is cancelled.
+const (
+	drainGrace = time.Second
+	drainBytes = 64 << 10
+)
+
+// upstreamContext is the context of r's upstream request: it ends
+// drainGrace after the client goes (r's context: net/http cancels it once
+// the connection closes), or when Stop is called, so that an upstream
+// never goes on generating, and billing, an answer nobody reads.
 func (p *Proxy) upstreamContext(r *http.Request) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(r.Context())
-	stop := context.AfterFunc(p.ctx, cancel)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopAtStop := context.AfterFunc(p.ctx, cancel)
+	stopWhenGone := context.AfterFunc(r.Context(), func() {
+		t := time.NewTimer(drainGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-ctx.Done():
+		}
+	})
 	return ctx, func() {
-		stop()
+		stopAtStop()
+		stopWhenGone()
 		cancel()
 	}
 }

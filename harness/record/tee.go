@@ -50,7 +50,8 @@ func (p *Proxy) rewriterOf(r *http.Request, body []byte, resp *http.Response, wh
 // rw when it is not nil (decoded and encoded again by codec when it is not
 // nil), and returns what is recorded (what the client got) and when each
 // piece of it went out (since sentAt): false when the answer broke off,
-// its client (clientGone) went before it ended, or it was over
+// its client (clientGone) went before it ended (more than drainBytes, or
+// drainGrace, before), or it was over
 // agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
 // exchange in log lines. An error of rw that wraps ErrCutAnswer cuts the
 // answer there: tee panics with http.ErrAbortHandler.
@@ -107,8 +108,15 @@ func (p *Proxy) tee(w http.ResponseWriter, clientGone context.Context, resp *htt
 		}
 	}
 	buf := make([]byte, 32<<10)
+	afterGone := 0 // bytes read since the client went
 	for {
 		n, rerr := src.Read(buf)
+		if clientGone.Err() != nil {
+			if afterGone += n; afterGone > drainBytes {
+				p.logf("agentvcr record: %s: the client went away before the answer ended: the upstream request is cancelled (not recorded)", what)
+				return nil, nil, false
+			}
+		}
 		if n > 0 {
 			if rw != nil {
 				pass(rw.Write(buf[:n]))
