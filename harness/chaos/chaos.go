@@ -3,11 +3,14 @@ package chaos
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/harness/record"
 	"github.com/agentvcr/agentvcr/harness/serve"
@@ -27,9 +30,37 @@ type Chaos struct {
 	Fault serve.Fault
 	// Seed is the first answer's seed for Quirk.
 	Seed int64
+	// MaxHeld bounds the bytes of one answer Quirk may hold
+	// (quirk.Stream.LimitHeld): DefaultMaxHeld when 0. An answer that
+	// would take it past the bound is cut there, as a broken stream is
+	// (record.ErrCutAnswer), and the proxy's log says why.
+	MaxHeld int
 
-	answers atomic.Int64
-	refused sync.Map // 429: the request bodies (SHA-256) refused once
+	answers  atomic.Int64
+	refused  sync.Map     // 429: the request bodies (SHA-256) refused once
+	mostHeld atomic.Int64 // the most bytes one answer's quirk held
+	cut      atomic.Int64 // answers cut at MaxHeld
+}
+
+// DefaultMaxHeld is the bound of what a quirk may hold of one answer when
+// Chaos.MaxHeld is 0: the most of one answer an agent reads
+// (agent.DefaultMaxBodyBytes), where a real answer, calls included, is
+// kilobytes to a few megabytes.
+const DefaultMaxHeld = agent.DefaultMaxBodyBytes
+
+// MostHeld is the most bytes the quirk held of one answer so far
+// (quirk.Stream.Held after each piece of it).
+func (c *Chaos) MostHeld() int { return int(c.mostHeld.Load()) }
+
+// Cut is how many answers were cut because the quirk would have held more
+// of them than MaxHeld.
+func (c *Chaos) Cut() int { return int(c.cut.Load()) }
+
+func (c *Chaos) maxHeld() int {
+	if c.MaxHeld > 0 {
+		return c.MaxHeld
+	}
+	return DefaultMaxHeld
 }
 
 // Handler puts c in front of p: a 429 or 500 fault answers here, without
@@ -71,11 +102,42 @@ func (c *Chaos) rewrite(r *http.Request, body []byte) record.Rewriter {
 	}
 	var rw record.Rewriter
 	if c.Quirk != nil {
-		rw = c.Quirk.Stream(c.Seed + c.answers.Add(1) - 1)
+		s := c.Quirk.Stream(c.Seed + c.answers.Add(1) - 1)
+		s.LimitHeld(c.maxHeld())
+		rw = &boundedStream{s: s, c: c}
 	}
 	_, turn := api.TurnOf(r.URL.Path, body)
 	if c.Fault.BreaksStream() && c.Fault.AppliesTo(turn) {
 		rw = newFaultStream(r.Context(), rw, c.Fault, serve.ErrorEvent(r.URL.Path))
 	}
 	return rw
+}
+
+// boundedStream is a quirk's Stream under Chaos.MaxHeld: it notes the most
+// the Stream held, and makes the Stream's ErrHoldLimit cut the answer.
+type boundedStream struct {
+	s *quirk.Stream
+	c *Chaos
+}
+
+func (b *boundedStream) Write(p []byte) ([]byte, error) {
+	out, err := b.s.Write(p)
+	b.noteHeld()
+	if errors.Is(err, quirk.ErrHoldLimit) {
+		b.c.cut.Add(1)
+		err = fmt.Errorf("%w (agentvcr proxy -max-held): %w", err, record.ErrCutAnswer)
+	}
+	return out, err
+}
+
+func (b *boundedStream) Close() ([]byte, error) { return b.s.Close() }
+
+func (b *boundedStream) noteHeld() {
+	held := int64(b.s.Held())
+	for {
+		most := b.c.mostHeld.Load()
+		if held <= most || b.c.mostHeld.CompareAndSwap(most, held) {
+			return
+		}
+	}
 }

@@ -98,8 +98,12 @@ func decoyItem(tmpl *streamItem, n int, last bool) *streamItem {
 type severalChoicesEditor struct {
 	raw     []byte        // the answer as it came, until it is known to change
 	pending []*streamItem // from the latest chunk of choice 0 on
-	own     int           // chunks of choice 0 so far
+	// pendingBytes is the size of the events pending was parsed from.
+	pendingBytes int
+	own          int // chunks of choice 0 so far
 }
+
+func (e *severalChoicesEditor) held() int { return len(e.raw) + e.pendingBytes }
 
 func newSeveralChoicesEditor(int64) editor { return &severalChoicesEditor{} }
 
@@ -125,6 +129,7 @@ func (e *severalChoicesEditor) event(raw []byte) ([]byte, error) {
 		}
 		e.pending = append(e.pending, it)
 	}
+	e.pendingBytes += len(raw)
 	if e.own < 2 {
 		return nil, nil
 	}
@@ -149,6 +154,6 @@ func (e *severalChoicesEditor) flush(last bool) []*streamItem {
 			out = append(out, decoyItem(it, e.own-1, last))
 		}
 	}
-	e.pending = nil
+	e.pending, e.pendingBytes = nil, 0
 	return out
 }

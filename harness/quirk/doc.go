@@ -48,7 +48,12 @@
 //
 // A held answer is applied to a copy of the whole answer (the events
 // already sent included), and the Stream checks that Apply's bytes begin
-// with what it sent. A refusal (ErrNotApplicable, or an answer Apply cannot
+// with what it sent (by length and checksum: what was sent is not kept).
+// Stream.Held says how many bytes of the answer a Stream keeps now, and
+// Stream.LimitHeld bounds it: a Write that would take it past the bound
+// returns ErrHoldLimit, drops what was held and cuts the answer there
+// (nothing more is sent), so that an answer whose call never ends cannot
+// grow a Stream without bound. A refusal (ErrNotApplicable, or an answer Apply cannot
 // read) comes back from Write or Close with the held events as they came;
 // the Stream then passes the rest through. One refusal comes late: a
 // per-piece quirk that meets a call it does not fit (index_plus_1 and a

@@ -36,15 +36,26 @@ type Stream struct {
 	head     []byte
 	headEnds []int
 	passing  bool // an error happened: the rest passes as it comes
+	maxHeld  int  // the most Held may reach; 0: no bound
+	cut      bool // over maxHeld: nothing more is sent
 }
+
+// ErrHoldLimit is what Write returns when taking the next bytes would make
+// a Stream hold more of the answer than LimitHeld allows: the answer
+// cannot be rewritten within the bound, what was held is dropped, and the
+// Stream sends nothing more (Write and Close return no bytes): the answer
+// is cut there.
+var ErrHoldLimit = errors.New("the quirk would hold more of the answer than its limit")
 
 // editor is a quirk's streaming form: it takes each complete event (its
 // bytes as they came) and returns what to send now; end returns the rest.
 // An error comes with the bytes to send in place of what was held (the
-// answer as it came); the Stream then passes the rest through.
+// answer as it came); the Stream then passes the rest through. held is how
+// many bytes of the answer it keeps.
 type editor interface {
 	event(raw []byte) ([]byte, error)
 	end() ([]byte, error)
+	held() int
 }
 
 // Stream starts q on one answer; seed is the one q.Apply would get.
@@ -56,14 +67,41 @@ func (q Quirk) Stream(seed int64) *Stream {
 	return s
 }
 
+// LimitHeld bounds what s holds to max bytes (none when max <= 0): a
+// Write whose bytes would take Held past it returns ErrHoldLimit, sends
+// nothing more and drops what was held, so that an answer whose call never
+// ends (an upstream that keeps sending its arguments) cannot make the
+// Stream grow without bound.
+func (s *Stream) LimitHeld(max int) { s.maxHeld = max }
+
+// Held is how many bytes of the answer s keeps now: the event being read,
+// the events read before the format was known, and what the quirk's edit
+// keeps (for a quirk that holds from its first call on, the answer so far).
+// After every Write it is at most the LimitHeld bound.
+func (s *Stream) Held() int {
+	n := len(s.pending) + len(s.head)
+	if s.ed != nil {
+		n += s.ed.held()
+	}
+	return n
+}
+
 // Write takes the next bytes of the answer and returns those to send now.
 // An error (ErrNotApplicable when the quirk does not apply to this
 // answer, as Apply would say) comes with the bytes to send all the same:
 // what was held, as it came. From then on the Stream passes the answer
 // through as it comes, and Close adds nothing.
 func (s *Stream) Write(p []byte) ([]byte, error) {
+	if s.cut {
+		return nil, nil
+	}
 	if s.passing {
 		return p, nil
+	}
+	if held := s.Held(); s.maxHeld > 0 && held+len(p) > s.maxHeld {
+		s.cut = true
+		s.pending, s.head, s.headEnds, s.ed = nil, nil, nil, nil
+		return nil, s.wrap(fmt.Errorf("%w: it holds %d bytes, %d more came, the limit is %d", ErrHoldLimit, held, len(p), s.maxHeld))
 	}
 	// Events that p holds whole are read from p itself; only an event
 	// begun and not ended is copied, into pending, whose room is reused
@@ -106,7 +144,7 @@ func (s *Stream) Write(p []byte) ([]byte, error) {
 // Close ends the answer and returns the bytes still to send (see Write for
 // an error).
 func (s *Stream) Close() ([]byte, error) {
-	if s.passing {
+	if s.passing || s.cut {
 		return nil, nil
 	}
 	var out []byte

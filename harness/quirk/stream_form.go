@@ -1,7 +1,8 @@
 package quirk
 
 import (
-	"bytes"
+	"hash"
+	"hash/fnv"
 
 	"github.com/agentvcr/agentvcr/harness/sse"
 )
@@ -86,6 +87,8 @@ func (e *localEditor) event(raw []byte) ([]byte, error) {
 
 func (e *localEditor) end() ([]byte, error) { return nil, nil }
 
+func (e *localEditor) held() int { return 0 }
+
 // lastEditor holds the latest data event until the next one comes (then
 // sends it as pass writes it); at the end it sends what Apply makes of the
 // last one alone.
@@ -119,6 +122,8 @@ func (e *lastEditor) event(raw []byte) ([]byte, error) {
 	return out, nil
 }
 
+func (e *lastEditor) held() int { return len(e.pending) }
+
 func (e *lastEditor) end() ([]byte, error) {
 	out, err := e.apply(e.pending, e.seed)
 	if err != nil {
@@ -130,18 +135,22 @@ func (e *lastEditor) end() ([]byte, error) {
 // holdEditor sends the events before the first one holdFrom names as pass
 // writes them, holds the rest, and at the end sends what Apply makes of the
 // whole answer after what was sent. It keeps a copy of the answer to apply
-// to, and checks that what it sent is what Apply begins with.
+// to, and checks that what it sent is what Apply begins with: by length and
+// checksum, so that what was sent is not kept a second time.
 type holdEditor struct {
 	apply    func([]byte, int64) ([]byte, error)
 	seed     int64
 	pass     func(*passEvent) ([]byte, error)
 	holdFrom func(*passEvent) bool
 
-	all      []byte // the answer so far, as it came
-	sent     []byte // what was sent
-	heldFrom int    // where in all the held events begin
+	all      []byte      // the answer so far, as it came
+	sent     int         // how many bytes were sent
+	sentSum  hash.Hash64 // their checksum (nil until some are)
+	heldFrom int         // where in all the held events begin
 	holding  bool
 }
+
+func (e *holdEditor) held() int { return len(e.all) }
 
 func (e *holdEditor) event(raw []byte) ([]byte, error) {
 	e.all = append(e.all, raw...)
@@ -165,7 +174,11 @@ func (e *holdEditor) event(raw []byte) ([]byte, error) {
 		}
 		out = append(out, b...)
 	}
-	e.sent = append(e.sent, out...)
+	if e.sentSum == nil {
+		e.sentSum = fnv.New64a()
+	}
+	e.sentSum.Write(out)
+	e.sent += len(out)
 	e.heldFrom = len(e.all)
 	return out, nil
 }
@@ -176,10 +189,23 @@ func (e *holdEditor) end() ([]byte, error) {
 	if err != nil {
 		return held, err
 	}
-	if !bytes.HasPrefix(whole, e.sent) {
+	if !e.sentBegins(whole) {
 		return held, errPassed
 	}
-	return whole[len(e.sent):], nil
+	return whole[e.sent:], nil
+}
+
+// sentBegins reports whether whole begins with the bytes sent.
+func (e *holdEditor) sentBegins(whole []byte) bool {
+	if e.sent == 0 {
+		return true
+	}
+	if len(whole) < e.sent {
+		return false
+	}
+	sum := fnv.New64a()
+	sum.Write(whole[:e.sent])
+	return sum.Sum64() == e.sentSum.Sum64()
 }
 
 // commentsEditor streams comments: the first comment before the first
@@ -205,6 +231,8 @@ func (e *commentsEditor) event(raw []byte) ([]byte, error) {
 	}
 	return sse.Format(out, "\n"), nil
 }
+
+func (e *commentsEditor) held() int { return 0 }
 
 func (e *commentsEditor) end() ([]byte, error) {
 	var out []sse.Event

@@ -13,12 +13,22 @@
 // A path of "" records nothing: the Proxy then only forwards (agentvcr
 // proxy without -o). Proxy.Rewrite, when set, changes each 200 event-stream
 // answer on its way to the client through a Rewriter (package chaos sets
-// it; quirk.Stream is one): what is recorded is what the client got.
+// it; quirk.Stream is one): what is recorded is what the client got. It
+// sees every 200 answer whose Content-Type is an event stream
+// (IsEventStream: any case, any parameters), decoded from gzip or deflate
+// and encoded again; an answer in another encoding passes as it came, with
+// a log line, and Unrewritten counts it. A Rewriter error that wraps
+// ErrCutAnswer cuts the answer as a broken stream is cut (the connection
+// closed mid-body) and the exchange is not recorded.
 //
 // Rules: exchanges are recorded in the order their requests arrived, not
 // the order their answers ended (an agent that sends its next request on
-// [DONE] would otherwise see it recorded first). An answer the client stops
-// reading early is still read to its end and recorded. Every credential a
+// [DONE] would otherwise see it recorded first). A client that goes (its
+// connection closed) before its answer ended cancels the upstream request
+// within 1 s or 64 KiB more of the answer, so that no upstream goes on
+// generating, and billing, an answer nobody reads; an answer that ends
+// within that (the client closed it on its last event) is recorded, one
+// cancelled is not, and Stop cancels what is still running. Every credential a
 // request carries becomes a secret of the recording: its auth headers by
 // any common name (cassette.HeaderSecrets), its secret-named query
 // parameters and the upstream URL's userinfo (cassette.URLSecrets; the

@@ -49,23 +49,28 @@ type Proxy struct {
 	real     http.RoundTripper
 	cassette *cassette.Cassette
 	log      io.Writer
-	// ctx carries the upstream requests: not the client's, so that an
-	// answer the client stops reading early (after [DONE]) is still read
-	// to its end and recorded; Stop cancels it.
+	// ctx is the proxy's life: Stop cancels it, and with it every upstream
+	// request still running. Each upstream request also ends when its
+	// client goes (upstreamContext).
 	ctx    context.Context
 	cancel context.CancelFunc
 
 	// Rewrite, when set, changes the streamed answers the client gets
 	// (agentvcr proxy's quirks and faults, package chaos): it is called for
-	// each 200 text/event-stream answer with the request and its body, and
-	// returns nil to leave that answer alone. What is recorded is what the
-	// client got.
+	// each 200 event-stream answer (IsEventStream: any case, any
+	// parameters) with the request and its body, and returns nil to leave
+	// that answer alone. An answer in a Content-Encoding the proxy knows
+	// (gzip, deflate) is decoded for it and encoded again; one in another
+	// (br, zstd, any other) cannot be rewritten: it passes as it came, with
+	// a line on the log, and Unrewritten counts it. What is recorded is
+	// what the client got.
 	Rewrite func(r *http.Request, body []byte) Rewriter
 
-	mu       sync.Mutex // serialises log lines
-	recorded atomic.Int64
-	order    exchangeOrder
-	inflight sync.WaitGroup // the requests being served
+	mu          sync.Mutex // serialises log lines
+	recorded    atomic.Int64
+	unrewritten atomic.Int64 // answers Rewrite would have changed, passed as they came
+	order       exchangeOrder
+	inflight    sync.WaitGroup // the requests being served
 }
 
 // A Rewriter changes one streamed answer on its way to the client: Write
@@ -112,6 +117,10 @@ func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer)
 
 // Recorded is how many exchanges have been recorded so far.
 func (p *Proxy) Recorded() int { return int(p.recorded.Load()) }
+
+// Unrewritten is how many answers Rewrite would have changed passed as
+// they came, because their Content-Encoding cannot be decoded.
+func (p *Proxy) Unrewritten() int { return int(p.unrewritten.Load()) }
 
 // Stop saves the recording (see Cassette.Stop): ErrEmptyRecording when no
 // exchange was recorded, ErrSecretInCassette when a secret survived. Call
@@ -178,7 +187,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secrets := p.addSecrets(r)
 	target := p.target(r)
 	shown := secrets.RedactURL(target)
-	out, err := http.NewRequestWithContext(p.ctx, r.Method, target, bytes.NewReader(body))
+	ctx, cancel := p.upstreamContext(r)
+	defer cancel()
+	out, err := http.NewRequestWithContext(ctx, r.Method, target, bytes.NewReader(body))
 	if err != nil {
 		apierror.Write(w, nil, http.StatusBadRequest, "invalid_request_error", "agentvcr record: "+secrets.Scrub(err.Error()))
 		return
@@ -206,13 +217,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hopHeaders {
 		w.Header().Del(h)
 	}
-	var rw Rewriter
-	if p.Rewrite != nil && resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") &&
-		resp.Header.Get("Content-Encoding") == "" {
-		rw = p.Rewrite(r, body)
-	}
+	rw, codec := p.rewriterOf(r, body, resp, r.Method+" "+shown)
 	w.WriteHeader(resp.StatusCode)
-	got, reads, ok := p.tee(w, resp, rw, sentAt, r.Method+" "+shown)
+	got, reads, ok := p.tee(w, r.Context(), resp, rw, codec, sentAt, r.Method+" "+shown)
 	if !ok || p.cassette == nil {
 		return
 	}
@@ -243,66 +250,37 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec = next
 }
 
-// tee streams the upstream's answer to the client as it arrives, through
-// rw when it is not nil, and returns what is recorded (what the client
-// got) and when each piece of it went out (since sentAt): false when the
-// answer broke off or was over
-// agent.DefaultMaxBodyBytes (passed on, not recorded). what names the
-// exchange in log lines.
-func (p *Proxy) tee(w http.ResponseWriter, resp *http.Response, rw Rewriter, sentAt time.Time, what string) ([]byte, []arrival, bool) {
-	flusher, _ := w.(http.Flusher)
-	var got bytes.Buffer // what is recorded: at most agent.DefaultMaxBodyBytes
-	tooLong := false
-	logged := false
-	var reads []arrival
-	pass := func(b []byte, err error) {
-		if err != nil && !logged {
-			logged = true
-			p.logf("agentvcr: %s: %v", what, err)
+// drainGrace and drainBytes bound how long, and how many bytes more, the
+// proxy reads an answer whose client went away: an agent that closes the
+// answer as soon as it reads its last event ([DONE], message_stop) often
+// goes before the upstream's last bytes arrive, and that answer is still
+// read to its end and recorded; a stalled or endless one is cancelled.
+const (
+	drainGrace = time.Second
+	drainBytes = 64 << 10
+)
+
+// upstreamContext is the context of r's upstream request: it ends
+// drainGrace after the client goes (r's context: net/http cancels it once
+// the connection closes), or when Stop is called, so that an upstream
+// never goes on generating, and billing, an answer nobody reads.
+func (p *Proxy) upstreamContext(r *http.Request) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stopAtStop := context.AfterFunc(p.ctx, cancel)
+	stopWhenGone := context.AfterFunc(r.Context(), func() {
+		t := time.NewTimer(drainGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-ctx.Done():
 		}
-		if len(b) == 0 {
-			return
-		}
-		if got.Len()+len(b) > agent.DefaultMaxBodyBytes {
-			tooLong = true
-		} else {
-			got.Write(b)
-			reads = append(reads, arrival{end: got.Len(), at: time.Since(sentAt)})
-		}
-		w.Write(b) // a client that went away still lets the upstream finish
-		if flusher != nil {
-			flusher.Flush()
-		}
+	})
+	return ctx, func() {
+		stopAtStop()
+		stopWhenGone()
+		cancel()
 	}
-	buf := make([]byte, 32<<10)
-	for {
-		n, rerr := resp.Body.Read(buf)
-		if n > 0 {
-			if rw != nil {
-				pass(rw.Write(buf[:n]))
-			} else {
-				pass(buf[:n], nil)
-			}
-		}
-		if errors.Is(rerr, io.EOF) {
-			if rw != nil {
-				pass(rw.Close())
-				if e, ok := rw.(ender); ok {
-					pass(nil, e.End())
-				}
-			}
-			break
-		}
-		if rerr != nil {
-			p.logf("agentvcr record: %s: the upstream answer broke off: %v (not recorded)", what, rerr)
-			return nil, nil, false
-		}
-	}
-	if tooLong {
-		p.logf("agentvcr record: %s: the answer is over %d bytes (passed on, not recorded)", what, agent.DefaultMaxBodyBytes)
-		return nil, nil, false
-	}
-	return got.Bytes(), reads, true
 }
 
 // commit records one exchange; exchangeOrder calls it in arrival order.

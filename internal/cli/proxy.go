@@ -20,7 +20,7 @@ import (
 
 // proxyUsage is proxy's help; the formats come from package wire.
 var proxyUsage = `usage: agentvcr proxy -upstream URL [-api FORMAT] -quirk Q [-fault KIND[:N][@TURN]]
-                      [-seed N] [-o FILE] [-listen ADDR]
+                      [-seed N] [-max-held SIZE] [-o FILE] [-listen ADDR]
 
 Chaos on live traffic. Point the agent's base URL at the URL on the first
 stdout line (` + baseURLLine("http://127.0.0.1:PORT") + `); each request goes on to
@@ -31,7 +31,11 @@ broken by the fault, as agentvcr serve breaks its replies (429 and 500
 answer here without reaching the upstream; stall, reset and error-event cut
 the stream after N events). A quirk holds back only what its edit needs:
 nothing for the framing and per-event quirks, the calls for the call quirks,
-the answer for the rest (agentvcr proxy -api FORMAT -quirk list shows which).
+the answer for the rest (agentvcr proxy -api FORMAT -quirk list shows which),
+at most -max-held of one answer: past it the answer is cut, as a broken stream
+is, with a line that says so. An answer in gzip or deflate is decoded, broken
+and encoded again; one in br, zstd or another encoding cannot be broken: it
+passes as it came, with a line that says so, and the count is printed at exit.
 Other requests, and answers that are not a 200 event stream, pass as they come.
 
 -o FILE records what the agent received, as agentvcr record does (headers
@@ -58,11 +62,13 @@ func Proxy(ctx context.Context, env Env, args []string) int {
 	}
 	var upstream, api, quirkName, fault, out, listen string
 	var seed int64
+	maxHeld := byteSize(chaos.DefaultMaxHeld)
 	fl.StringVar(&upstream, "upstream", "", "forward to the provider at base `URL`, e.g. https://api.openai.com/v1")
 	fl.StringVar(&api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; -quirk must be one of its quirks")
 	fl.StringVar(&quirkName, "quirk", "", "rewrite every streamed answer with quirk `Q` (list: the names of -api's quirks)")
 	fl.StringVar(&fault, "fault", "", "break the answers with `FAULT`: KIND[:N][@TURN], as agentvcr serve -fault")
 	fl.Int64Var(&seed, "seed", 1, "the quirk's seed for the first answer (`N`+1 for the second...)")
+	fl.Var(&maxHeld, "max-held", "cut an answer when the quirk would hold more than `SIZE` of it (bytes, or KiB, MiB, GiB)")
 	fl.StringVar(&out, "o", "", "record what the agent received to `FILE` (.yaml)")
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	if err := fl.Parse(args); err != nil {
@@ -88,7 +94,7 @@ func Proxy(ctx context.Context, env Env, args []string) int {
 		}
 		return 0
 	}
-	c := &chaos.Chaos{Seed: seed}
+	c := &chaos.Chaos{Seed: seed, MaxHeld: int(maxHeld)}
 	if c.Fault, err = serve.ParseFault(fault); err != nil {
 		return fail(2, "-fault: %v", err)
 	}
@@ -122,7 +128,34 @@ func Proxy(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	return serveProxy(ctx, env, "proxy", p, c.Handler(p), listen, fmt.Sprintf("forwarding to %s; %s", record.ShownURL(upstream), breaking(c)), out)
+	code := serveProxy(ctx, env, "proxy", p, c.Handler(p), listen, fmt.Sprintf("forwarding to %s; %s", record.ShownURL(upstream), breaking(c)), out)
+	for _, line := range unbroken(p, c) {
+		fmt.Fprintln(env.Stderr, "agentvcr proxy: "+line)
+	}
+	return code
+}
+
+// unbroken is the summary printed at exit of the answers the proxy could
+// not break as asked: the ones whose Content-Encoding it cannot decode, and
+// the ones cut at -max-held. A proxy that broke every answer prints none.
+func unbroken(p *record.Proxy, c *chaos.Chaos) []string {
+	var lines []string
+	if n := p.Unrewritten(); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d streamed %s passed unbroken: the proxy cannot decode %s Content-Encoding (the lines above name %s)",
+			n, plural(n, "answer", "answers"), plural(n, "its", "their"), plural(n, "it", "them")))
+	}
+	if n := c.Cut(); n > 0 {
+		max := byteSize(c.MaxHeld)
+		lines = append(lines, fmt.Sprintf("%d %s cut: the quirk would have held more than -max-held %s", n, plural(n, "answer was", "answers were"), max.String()))
+	}
+	return lines
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // quirksOf is what -quirk takes for a format: its own quirks and the

@@ -2,8 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,5 +116,52 @@ func TestProxyRefusesBadFlags(t *testing.T) {
 		if code != tt.code || stdout != "" || stderr != "agentvcr proxy: "+tt.want+"\n" {
 			t.Errorf("proxy %s: exit %d, stdout %q, stderr:\n%s\nwant exit %d and:\nagentvcr proxy: %s", strings.Join(tt.args, " "), code, stdout, stderr, tt.code, tt.want)
 		}
+	}
+}
+
+// At exit, agentvcr proxy counts the answers it could not break as asked:
+// one in br (which it cannot decode) and one cut at -max-held (an answer
+// whose call arguments never end), each also named by its own line.
+func TestProxySummarisesWhatItCouldNotBreak(t *testing.T) {
+	const piece = "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"aaaaaaaa\"}}]}}]}\n\n"
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.URL.Query().Has("br") {
+			w.Header().Set("Content-Encoding", "br")
+			io.WriteString(w, "data: [DONE]\n\n")
+			return
+		}
+		io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"grep\",\"arguments\":\"\"}}]}}]}\n\n")
+		for sent := 0; sent < 4<<20 && r.Context().Err() == nil; sent += len(piece) { // bounded: the test stops by itself
+			io.WriteString(w, piece)
+		}
+	}))
+	defer upstream.Close()
+	base, stop := startCommand(t, t.TempDir(), nil, Proxy, "-upstream", upstream.URL+"/v1", "-quirk", "args_split_escapes", "-max-held", "64KiB")
+	for _, query := range []string{"?br", ""} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/chat/completions"+query, strings.NewReader(`{"stream":true}`))
+		req.Header.Set("Accept-Encoding", "br") // so that the client's transport leaves the body alone
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if (query == "") != errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("%q: read %v", query, err)
+		}
+	}
+	code, stderr := stop()
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	want := []string{
+		"agentvcr proxy: 1 streamed answer passed unbroken: the proxy cannot decode its Content-Encoding (the lines above name it)",
+		"agentvcr proxy: 1 answer was cut: the quirk would have held more than -max-held 64KiB",
+	}
+	if code != 0 || len(lines) != 5 || !slices.Equal(lines[3:], want) {
+		t.Fatalf("exit %d, stderr:\n%s\nwant 5 lines, the last two:\n%s", code, stderr, strings.Join(want, "\n"))
+	}
+	if !strings.HasSuffix(lines[1], `?br=: Content-Encoding "br": the proxy cannot decode this Content-Encoding, so it cannot rewrite the answer: the answer passes as it came, not broken`) ||
+		!strings.HasSuffix(lines[2], ", the limit is 65536 (agentvcr proxy -max-held): the answer is cut off, as a broken stream is") {
+		t.Errorf("the lines that name each answer:\n%s", strings.Join(lines[1:3], "\n"))
 	}
 }
