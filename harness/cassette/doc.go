@@ -92,7 +92,12 @@
 // inside base64, and the recorded duration is zeroed. Stop then scans the
 // encoded file in memory (Secrets.ScanData), raw and decoded (the JSON text of each stream joined per
 // place, so a key split across two deltas is found; %XX decoded; base64),
-// for each secret and for sk- keys; a hit, or a file it cannot read,
+// for each secret and for the credential shapes providers publish, named
+// or not (sk-, Anthropic sk-ant-, OpenAI sk-proj-, Google AIza and 35
+// characters, Google OAuth ya29., AWS AKIA/ASIA key ids and a secret access
+// key next to its name, GitHub ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_,
+// JWTs of three base64url parts), in bodies, joined deltas and every header
+// record whatever its name; a hit, or a file it cannot read,
 // writes nothing and returns ErrSecretInCassette (a *SecretError naming
 // places, never the secret). A secret inside a request body is redacted
 // too, so such a request will not match on replay: keep keys out of

@@ -3,7 +3,6 @@ package cassette
 import (
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,10 +22,6 @@ var secretQueryParams = map[string]bool{
 	"key": true, "api_key": true, "api-key": true, "apikey": true, "access_token": true, "token": true,
 	"auth": true, "authorization": true, "code": true, "password": true, "secret": true, "sig": true, "signature": true,
 }
-
-// keyPattern finds API-key-shaped strings (OpenAI "sk-", "sk-proj-"...)
-// that no configured secret named.
-var keyPattern = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)
 
 // redactInteraction is the cassette's save filter: RedactInteraction with
 // the configured secrets.
@@ -92,17 +87,26 @@ func (s Secrets) redactURL(raw string) string {
 // linesContaining names the 1-based lines where hit is true ("line 5",
 // "lines 5, 43"); "" when there is none.
 func linesContaining(data []byte, hit func(string) bool) string {
-	var nums []string
+	var nums []int
 	for n, l := range strings.Split(string(data), "\n") {
 		if hit(l) {
-			nums = append(nums, strconv.Itoa(n+1))
+			nums = append(nums, n+1)
 		}
+	}
+	return lineNumbers(nums)
+}
+
+// lineNumbers names 1-based lines as linesContaining does.
+func lineNumbers(nums []int) string {
+	text := make([]string, len(nums))
+	for i, n := range nums {
+		text[i] = strconv.Itoa(n)
 	}
 	switch len(nums) {
 	case 0:
 		return ""
 	case 1:
-		return "line " + nums[0]
+		return "line " + text[0]
 	}
-	return "lines " + strings.Join(nums, ", ")
+	return "lines " + strings.Join(text, ", ")
 }

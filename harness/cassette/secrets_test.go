@@ -97,7 +97,7 @@ func TestScanFindsWhatScrubCannotRewrite(t *testing.T) {
 			"secret 1 in interaction 1 headers"},
 		{"an unconfigured sk- key split across deltas",
 			vcr.Interaction{Response: vcr.Response{Body: "data: {\"choices\":[{\"delta\":{\"content\":\"sk-proj-abcd\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"efghijklmnopqrstuv\"}}]}\n\n"}},
-			"an sk- key in interaction 1 response body (JSON text of $.choices[].delta.content)"},
+			"an OpenAI project key (sk-proj-) in interaction 1 response body (JSON text of $.choices[].delta.content)"},
 	}
 	for _, tt := range tests {
 		s := Secrets{echoKey}

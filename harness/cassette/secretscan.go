@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"slices"
 	"strconv"
@@ -13,7 +14,8 @@ import (
 )
 
 // ScanFile scans the saved cassette at path and fails closed: its raw text
-// line by line for every form of every secret (see Scrub) and for sk- keys,
+// line by line for every form of every secret (see Scrub) and for the
+// credential shapes providers publish (keyShapes),
 // then its interactions decoded (Scan). A file that cannot be read or
 // decoded is a failure too. Findings are a *SecretError; a file that
 // cannot be read or decoded is that error.
@@ -38,17 +40,25 @@ func (s Secrets) ScanData(data []byte) error {
 			}
 		}
 	}
-	keyOnRaw := false
-	if lines := linesContaining(data, hasKey); lines != "" {
-		found = append(found, "an sk- key on "+lines)
-		keyOnRaw = true
+	keyOnRaw := map[int]bool{} // a finding of keyShapes[k] is -1-k
+	shapeLines := make([][]int, len(keyShapes))
+	for n, l := range strings.Split(string(data), "\n") {
+		for _, k := range keysIn(l) {
+			shapeLines[k] = append(shapeLines[k], n+1)
+		}
+	}
+	for k, nums := range shapeLines {
+		if len(nums) > 0 {
+			found = append(found, keyShapes[k].name+" on "+lineNumbers(nums))
+			keyOnRaw[-1-k] = true
+		}
 	}
 	c, err := Decode(data)
 	if err != nil {
 		return fmt.Errorf("scan for secrets: %w", err)
 	}
 	for _, f := range s.scan(c.Interactions) {
-		if (f.secret >= 0 && !raw[f.secret]) || (f.secret < 0 && !keyOnRaw) {
+		if (f.secret >= 0 && !raw[f.secret]) || (f.secret < 0 && !keyOnRaw[f.secret]) {
 			found = append(found, f.text)
 		}
 	}
@@ -79,7 +89,9 @@ func (e *SecretError) Unwrap() error { return ErrSecretInCassette }
 // content of one choice or one tool call across all the events of a
 // stream), which finds a secret split across two stream events or escaped
 // as \u0073k-…. Each view is searched for every form of every secret
-// (as written, URL-escaped, inside base64) and for sk- keys. The error
+// (as written, URL-escaped, inside base64) and for the credential shapes
+// providers publish (sk-, sk-ant-, sk-proj-, AIza, ya29., AKIA/ASIA and a
+// named AWS secret access key, ghp_ and its kin, github_pat_, JWTs). The error
 // wraps ErrSecretInCassette and never holds a secret.
 func (s Secrets) Scan(interactions []*vcr.Interaction) error {
 	var found []string
@@ -92,8 +104,8 @@ func (s Secrets) Scan(interactions []*vcr.Interaction) error {
 	return &SecretError{Found: found}
 }
 
-// finding is one secret (its index in list, -1 for an sk- key) found in one
-// place, first place only.
+// finding is one secret (its index in list; -1-k for a credential of
+// keyShapes[k]) found in one place, first place only.
 type finding struct {
 	secret int
 	text   string
@@ -108,12 +120,13 @@ func (s Secrets) scan(interactions []*vcr.Interaction) []finding {
 	var out []finding
 	seen := map[int]bool{}
 	for n, i := range interactions {
-		var headers []string
-		for _, vs := range i.Request.Headers {
-			headers = append(headers, vs...)
-		}
-		for _, vs := range i.Response.Headers {
-			headers = append(headers, vs...)
+		var headers []string // every header record, whatever its name says
+		for _, h := range []http.Header{i.Request.Headers, i.Response.Headers} {
+			for name, vs := range h {
+				for _, v := range vs {
+					headers = append(headers, name+": "+v)
+				}
+			}
 		}
 		var form []string
 		for k, vs := range i.Request.Form {
@@ -145,27 +158,20 @@ func (s Secrets) scan(interactions []*vcr.Interaction) []finding {
 						}
 					}
 				}
-				if seen[-1] {
-					continue
-				}
-				rest := v.text // an sk- key that is a configured secret is reported as that secret
+				rest := v.text // a key that is a configured secret is reported as that secret
 				for _, sec := range secrets {
 					rest = strings.ReplaceAll(rest, sec, "")
 				}
-				if hasKey(rest) {
-					seen[-1] = true
-					out = append(out, finding{-1, "an sk- key in " + where})
+				for _, k := range keysIn(rest) {
+					if !seen[-1-k] {
+						seen[-1-k] = true
+						out = append(out, finding{-1 - k, keyShapes[k].name + " in " + where})
+					}
 				}
 			}
 		}
 	}
 	return out
-}
-
-// hasKey reports whether text holds an API-key-shaped string (keyPattern),
-// asking the pattern only of a text that holds its literal start.
-func hasKey(text string) bool {
-	return strings.Contains(text, "sk-") && keyPattern.MatchString(text)
 }
 
 // view is one way of reading a place's text.
