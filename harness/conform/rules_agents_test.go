@@ -116,7 +116,8 @@ func testRuleAgent(r *agentRun, mode string) int {
 
 // gluedArguments are the argument pieces of a chat stream joined per
 // tool_calls index (a missing index is 0), in the order the indexes first
-// come: what an executor that appends every piece runs.
+// come: what an executor that appends every piece runs (of every choice:
+// the tests give it one).
 func gluedArguments(raw []byte) []string {
 	var order []int
 	glued := map[int]string{}
@@ -125,26 +126,11 @@ func gluedArguments(raw []byte) []string {
 		if !ok {
 			continue
 		}
-		var chunk struct {
-			Choices []struct {
-				Index int `json:"index"`
-				Delta struct {
-					ToolCalls []struct {
-						Index    int `json:"index"`
-						Function struct {
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
+		var chunk argPiece // what broken.go reads of a chunk
 		if json.Unmarshal([]byte(strings.TrimSpace(data)), &chunk) != nil {
 			continue
 		}
 		for _, ch := range chunk.Choices {
-			if ch.Index != 0 {
-				continue
-			}
 			for _, tc := range ch.Delta.ToolCalls {
 				if _, seen := glued[tc.Index]; !seen {
 					order = append(order, tc.Index)
