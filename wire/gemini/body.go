@@ -39,6 +39,10 @@ type functionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
+	// PartialArgs and WillContinue are how a stream sends a call's
+	// arguments in pieces (see partialArg); requests never carry them.
+	PartialArgs  []partialArg `json:"partialArgs,omitempty"`
+	WillContinue bool         `json:"willContinue,omitempty"`
 }
 
 type functionResponse struct {

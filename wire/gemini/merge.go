@@ -3,19 +3,12 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/internal/sse"
 )
-
-// ErrMalformedFunctionCall is matched (errors.Is) by the error of a stream
-// that ends with finishReason MALFORMED_FUNCTION_CALL and no call: the model
-// meant to call a tool, Gemini could not parse the call and sent none of it,
-// so the turn is neither an answer nor a tool turn (asking again may work).
-var ErrMalformedFunctionCall = errors.New("finishReason MALFORMED_FUNCTION_CALL: the model's call did not parse and Gemini sent none of it (asking again may work)")
 
 // truncatedGemini is the ErrTruncatedStream of the Gemini format.
 type truncatedGemini struct{}
@@ -34,9 +27,10 @@ type response struct {
 }
 
 type candidate struct {
-	Content      *candidateContent `json:"content"`
-	FinishReason string            `json:"finishReason"`
-	Index        int               `json:"index"`
+	Content       *candidateContent `json:"content"`
+	FinishReason  string            `json:"finishReason"`
+	FinishMessage string            `json:"finishMessage"`
+	Index         int               `json:"index"`
 }
 
 // candidateContent is a candidate's content as the merger reads it: its
@@ -46,7 +40,8 @@ type candidateContent struct {
 }
 
 type promptFeedback struct {
-	BlockReason string `json:"blockReason"`
+	BlockReason        string `json:"blockReason"`
+	BlockReasonMessage string `json:"blockReasonMessage"`
 }
 
 type usageMetadata struct {
@@ -67,7 +62,7 @@ func Merge(r io.Reader) (*agent.Turn, error) {
 	_, err := sse.Each(r, func(data []byte, isError bool) (bool, error) {
 		switch {
 		case isError:
-			return false, agent.EventError(data)
+			return false, eventError(data)
 		case string(data) == "[DONE]":
 			return false, nil
 		}
@@ -76,21 +71,38 @@ func Merge(r io.Reader) (*agent.Turn, error) {
 	if err != nil {
 		return m.turn(), err
 	}
-	if m.t.FinishReason == "" {
-		return m.turn(), truncatedGemini{}
-	}
-	if m.t.FinishReason == "MALFORMED_FUNCTION_CALL" && len(m.t.ToolCalls) == 0 {
-		return m.turn(), ErrMalformedFunctionCall
-	}
-	return m.turn(), nil
+	err = m.end()
+	return m.turn(), err
 }
 
 // merger holds the turn being merged.
 type merger struct {
-	t         agent.Turn
-	calls     int  // calls merged so far, for the ids made up for calls without one
-	continued bool // a functionCall without a name continued the call before it
-	others    bool // a candidate other than the first was dropped
+	t            agent.Turn
+	calls        int       // calls merged so far, for the ids made up for calls without one
+	continued    bool      // a functionCall without a name continued the call before it
+	others       bool      // a candidate other than the first was dropped
+	open         *openCall // the call whose arguments are streaming, nil when none
+	lastStreamed *openCall // the streamed call that ended last, which a nameless part may continue
+
+	finishMessage             string // the last candidate's finishMessage
+	blockReason, blockMessage string // promptFeedback's, when the prompt was blocked
+}
+
+// finish reads a candidate's finishReason: the last one the stream sends is
+// the turn's, since Gemini may send a finishReason and go on (code
+// execution sends STOP between its parts); a later one that differs from
+// an earlier one is noted.
+func (m *merger) finish(c candidate) {
+	if c.FinishReason == "" {
+		return
+	}
+	if had := m.t.FinishReason; had != "" && had != c.FinishReason && m.blockReason == "" {
+		m.note("finishReason " + had + " came, then " + c.FinishReason + ": the last one is the turn's")
+	}
+	m.t.FinishReason = c.FinishReason
+	if c.FinishMessage != "" {
+		m.finishMessage = c.FinishMessage
+	}
 }
 
 // add merges one event's data: read by the fast path (scanResponse) when
@@ -113,16 +125,19 @@ func (m *merger) add(data []byte) error {
 		}
 		if c.Content != nil {
 			for _, p := range c.Content.Parts {
-				m.part(p)
+				if err := m.part(p); err != nil {
+					return err
+				}
 			}
 		}
-		if m.t.FinishReason == "" {
-			m.t.FinishReason = c.FinishReason
-		}
+		m.finish(c)
 	}
-	if f := ev.PromptFeedback; f != nil && f.BlockReason != "" && m.t.FinishReason == "" {
-		m.t.FinishReason = f.BlockReason
-		m.t.Warnings = append(m.t.Warnings, "the prompt was blocked (promptFeedback.blockReason "+f.BlockReason+"): no candidate came")
+	if f := ev.PromptFeedback; f != nil && f.BlockReason != "" && m.blockReason == "" {
+		m.blockReason, m.blockMessage = f.BlockReason, f.BlockReasonMessage
+		if m.t.FinishReason == "" {
+			m.t.FinishReason = f.BlockReason
+		}
+		m.t.Warnings = append(m.t.Warnings, "the prompt was blocked (promptFeedback.blockReason "+f.BlockReason+")")
 	}
 	if u := ev.UsageMetadata; u != nil {
 		m.t.Usage = &agent.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: u.CandidatesTokenCount + u.ThoughtsTokenCount, TotalTokens: u.TotalTokenCount}
@@ -131,11 +146,10 @@ func (m *merger) add(data []byte) error {
 }
 
 // part merges one part of the first candidate.
-func (m *merger) part(p part) {
+func (m *merger) part(p part) error {
 	switch {
 	case p.FunctionCall != nil:
-		m.call(p)
-		return
+		return m.call(p)
 	case p.Thought && p.Text != nil:
 		n := len(m.t.Thinking)
 		if n > 0 && m.t.Thinking[n-1].Type == agent.ThinkingReasoning {
@@ -149,15 +163,25 @@ func (m *merger) part(p part) {
 	if p.ThoughtSignature != "" {
 		m.t.Thinking = append(m.t.Thinking, agent.Thinking{Type: agent.ThinkingRedacted, Data: p.ThoughtSignature})
 	}
+	return nil
 }
 
-// call merges a functionCall part: a named one is a new call, whole; one
-// without a name continues the call before it (its args members laid over
-// the earlier ones), as a proxy that splits a call's args sends it.
-func (m *merger) call(p part) {
+// call merges a functionCall part. A part with partialArgs or
+// willContinue streams a call's arguments (see streamed); an empty
+// functionCall ({}) ends the call being streamed; otherwise a named part is
+// a new call, whole, and one without a name continues the call before it
+// (its args members laid over the earlier ones), as a proxy that splits a
+// call's args sends it.
+func (m *merger) call(p part) error {
 	fc := p.FunctionCall
 	args := compactArgs(fc.Args)
+	if m.open != nil || len(fc.PartialArgs) > 0 || fc.WillContinue {
+		return m.streamed(p, args)
+	}
 	n := len(m.t.ToolCalls)
+	if fc.Name == "" && fc.ID == "" && args == "{}" {
+		return nil // the end of a streamed call that already ended: nothing to merge
+	}
 	if fc.Name == "" && n > 0 {
 		last := &m.t.ToolCalls[n-1]
 		last.Function.Arguments = mergeArgs(last.Function.Arguments, args)
@@ -168,8 +192,15 @@ func (m *merger) call(p part) {
 			m.continued = true
 			m.t.Warnings = append(m.t.Warnings, "a functionCall part without a name continued the call before it (its args were merged into that call's)")
 		}
-		return
+		return nil
 	}
+	m.newCall(p, args)
+	return nil
+}
+
+// newCall appends the call a named functionCall part opens.
+func (m *merger) newCall(p part, args string) {
+	fc := p.FunctionCall
 	id := fc.ID
 	if id == "" {
 		id = CallID(m.calls)
@@ -229,6 +260,19 @@ func mergeArgs(base, more string) string {
 	return string(out)
 }
 
+// eventError is an error event's error: Google's {"error":{…}} read as
+// streamError reads it (an unframed error line is one), anything else as
+// agent.EventError reads it.
+func eventError(data []byte) error {
+	var env struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &env) == nil && len(env.Error) > 0 && env.Error[0] == '{' {
+		return streamError(env.Error, data)
+	}
+	return agent.EventError(data)
+}
+
 // streamError reads Google's error object, {"code","message","status"}, as
 // a StreamError: its status is the type, its code the code.
 func streamError(member, data []byte) error {
@@ -260,6 +304,10 @@ func clip(data []byte) string {
 func (m *merger) turn() *agent.Turn {
 	t := m.t
 	t.Warnings = append([]string(nil), m.t.Warnings...)
+	if o := m.open; o != nil {
+		t.ToolCalls = append([]agent.ToolCall(nil), m.t.ToolCalls...)
+		t.ToolCalls[o.i].Function.Arguments = o.args.JSON()
+	}
 	if m.others {
 		t.Warnings = append(t.Warnings, "candidates other than the first (index > 0) were dropped")
 	}

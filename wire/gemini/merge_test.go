@@ -37,6 +37,22 @@ func TestMergeFixtureDetails(t *testing.T) {
 		{"cut_short", agent.ErrTruncatedStream, &agent.Turn{Text: "The test fails because divide()"}},
 		{"malformed_function_call_no_content", ErrMalformedFunctionCall, &agent.Turn{FinishReason: "MALFORMED_FUNCTION_CALL",
 			Usage: &agent.Usage{PromptTokens: 2595, TotalTokens: 2595}}},
+		// The partial call a cut keeps shows what came; the error says it must not run.
+		{"args_streamed_cut", agent.ErrTruncatedStream, &agent.Turn{ToolTurn: true,
+			ToolCalls: []agent.ToolCall{{ID: "call_0", Type: "function", Function: agent.FunctionCall{Name: "read_file", Arguments: `{"path":"src/ca"}`}}}}},
+		{"args_streamed_max_tokens", agent.ErrOutputLimit, &agent.Turn{ToolTurn: true, FinishReason: "MAX_TOKENS",
+			Usage:     &agent.Usage{PromptTokens: 600, CompletionTokens: 8192, TotalTokens: 8792},
+			ToolCalls: []agent.ToolCall{{ID: "call_0", Type: "function", Function: agent.FunctionCall{Name: "read_file", Arguments: `{"path":"src/ca"}`}}}}},
+		{"malformed_function_call_after_call", ErrMalformedFunctionCall, &agent.Turn{ToolTurn: true, FinishReason: "MALFORMED_FUNCTION_CALL",
+			Usage:     &agent.Usage{PromptTokens: 600, CompletionTokens: 30, TotalTokens: 630},
+			ToolCalls: []agent.ToolCall{{ID: "call_0", Type: "function", Function: agent.FunctionCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}}}}},
+		{"unexpected_tool_call", ErrUnexpectedToolCall, &agent.Turn{ToolTurn: true, FinishReason: "UNEXPECTED_TOOL_CALL",
+			Usage:     &agent.Usage{PromptTokens: 300, CompletionTokens: 12, TotalTokens: 312},
+			ToolCalls: []agent.ToolCall{{ID: "call_0", Type: "function", Function: agent.FunctionCall{Name: "read_file", Arguments: `{"path":"src/calc.js"}`}}}}},
+		{"prompt_blocked", ErrBlocked, &agent.Turn{FinishReason: "PROHIBITED_CONTENT", Usage: &agent.Usage{PromptTokens: 80, TotalTokens: 80},
+			Warnings: []string{"the prompt was blocked (promptFeedback.blockReason PROHIBITED_CONTENT)"}}},
+		{"blocked_answer_no_content", ErrBlocked, &agent.Turn{FinishReason: "PROHIBITED_CONTENT", Usage: &agent.Usage{PromptTokens: 80, TotalTokens: 80}}},
+		{"blocked_after_text", nil, &agent.Turn{Text: "Here is ", FinishReason: "SAFETY", Usage: &agent.Usage{PromptTokens: 80, CompletionTokens: 3, TotalTokens: 83}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
@@ -66,6 +82,29 @@ func TestMergeErrorObject(t *testing.T) {
 	_, err = Merge(strings.NewReader(Format.ErrorEvent))
 	if !errors.As(err, &se) || se.Type != "INTERNAL" || se.Code != "500" {
 		t.Errorf("Format.ErrorEvent merged to %v, want an INTERNAL 500 stream error", err)
+	}
+}
+
+// The errors of an empty blocked turn say which was blocked and why, and
+// the malformed call's names the calls it refuses.
+func TestMergeRefusalErrors(t *testing.T) {
+	_, err := mergeFixture(t, "prompt_blocked")
+	var be *BlockedError
+	if !errors.As(err, &be) || *be != (BlockedError{Prompt: true, Reason: "PROHIBITED_CONTENT"}) {
+		t.Errorf("prompt_blocked: %#v", err)
+	}
+	_, err = mergeFixture(t, "blocked_answer_no_content")
+	if !errors.As(err, &be) || *be != (BlockedError{Reason: "PROHIBITED_CONTENT", Message: "The response was blocked."}) {
+		t.Errorf("blocked_answer_no_content: %#v", err)
+	}
+	_, err = mergeFixture(t, "malformed_function_call_after_call")
+	if errors.Is(err, ErrUnexpectedToolCall) || errors.Is(err, ErrBlocked) {
+		t.Errorf("MALFORMED_FUNCTION_CALL matches another refusal: %v", err)
+	}
+	got, err := mergeFixture(t, "error_line_cancelled")
+	var se *agent.StreamError
+	if !errors.As(err, &se) || *se != (agent.StreamError{Message: "The operation was cancelled.", Type: "CANCELLED", Code: "499"}) || got.Text != "Looking at the tests" {
+		t.Errorf("error_line_cancelled: %#v, text %q", err, got.Text)
 	}
 }
 

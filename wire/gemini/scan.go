@@ -10,10 +10,10 @@ import (
 // of jsonscan.Scanner.Other (encoding/json matches keys without case).
 var (
 	responseFields  = []string{"candidates", "usagemetadata", "promptfeedback", "error"}
-	candidateFields = []string{"content", "finishreason", "index"}
+	candidateFields = []string{"content", "finishreason", "finishmessage", "index"}
 	contentFields   = []string{"parts"}
 	partFields      = []string{"text", "thought", "functioncall", "functionresponse", "thoughtsignature"}
-	callFields      = []string{"id", "name", "args"}
+	callFields      = []string{"id", "name", "args", "partialargs", "willcontinue"}
 	usageFields     = []string{"prompttokencount", "candidatestokencount", "thoughtstokencount", "totaltokencount"}
 )
 
@@ -82,6 +82,9 @@ func scanCandidate(s *jsonscan.Scanner, c *candidate) bool {
 		case "index":
 			c.Index, ok = s.Integer()
 			return 1 << 2, ok
+		case "finishMessage":
+			c.FinishMessage, ok = scanString(s)
+			return 1 << 3, ok
 		}
 		return 0, s.Other(key, candidateFields)
 	})
@@ -174,6 +177,8 @@ func scanCall(s *jsonscan.Scanner, fc *functionCall) bool {
 			}
 			fc.Args, ok = s.Raw()
 			return 1 << 2, ok
+		case "partialArgs", "willContinue":
+			return 0, false // streamed arguments: encoding/json reads them
 		}
 		return 0, s.Other(key, callFields)
 	})

@@ -1,6 +1,7 @@
 package sse
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,6 +37,14 @@ func refEvents(in string) []wantEvent {
 		}
 		if line[0] == ':' {
 			continue
+		}
+		var obj map[string]json.RawMessage
+		if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &obj) == nil {
+			if _, ok := obj["error"]; ok {
+				dispatch()
+				out = append(out, wantEvent{Error: true, Data: line})
+				continue
+			}
 		}
 		field, value, _ := strings.Cut(line, ":")
 		value = strings.TrimPrefix(value, " ")

@@ -24,7 +24,9 @@ type Event struct {
 
 // Reader splits a byte stream into server-sent events: lines end in CRLF,
 // LF or a bare CR; "data:" with or without one space; several data lines join
-// with "\n"; comments and unknown fields are ignored; an event is dispatched
+// with "\n"; comments and unknown fields are ignored, except a line that is
+// no field at all but a JSON object with an "error" member (see
+// isErrorObject), which is an error event of its own; an event is dispatched
 // on a blank line and at EOF; a UTF-8 byte-order mark before the first line
 // is skipped. A line or an event longer than Max is
 // agent.ErrEventTooLarge. Finding line ends takes time linear in the input,
@@ -46,6 +48,7 @@ type Reader struct {
 	isData     bool   // at least one data line was seen
 	isErr      bool   // the event's type is "error"
 	bomDone    bool   // the start of the stream was checked for a BOM
+	pendingErr []byte // an unframed error line met while an event was being built: the next event
 	Max        int    // agent.MaxEventBytes unless set lower
 	// lf is the index in buf of the first LF at or after lfFrom, or -1 when
 	// buf[lfFrom:end] holds none; cr and crFrom the same for CR; all move
@@ -60,6 +63,10 @@ func NewReader(r io.Reader) *Reader {
 
 // next returns the next event, or io.EOF after the last one.
 func (s *Reader) Next() (Event, error) {
+	if d := s.pendingErr; d != nil {
+		s.pendingErr = nil
+		return Event{Error: true, Data: d}, nil
+	}
 	for {
 		line, err := s.readLine()
 		if err == nil && !s.bomDone {
@@ -80,6 +87,13 @@ func (s *Reader) Next() (Event, error) {
 		}
 		if line[0] == ':' {
 			continue
+		}
+		if line[0] == '{' && isErrorObject(line) {
+			if s.isData || s.isErr {
+				s.pendingErr = append([]byte(nil), line...)
+				return s.dispatch(), nil
+			}
+			return Event{Error: true, Data: line}, nil
 		}
 		field, value := splitField(line)
 		switch string(field) {
