@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -166,6 +167,51 @@ func TestEveryQuirkSaysWhatItEdits(t *testing.T) {
 		}
 		if q.compose.rewrites&aLineEnds == 0 {
 			t.Errorf("%s does not say it writes the line ends", q.Name)
+		}
+	}
+}
+
+// TestComposedStreamHoldsAtMostItsLimit: the parts of a composition under
+// LimitHeld hold at most the bound between them, though comments sends
+// args_split_escapes more bytes than it reads; an answer whose call never
+// ends is cut with ErrHoldLimit naming the composition, and nothing more
+// is sent.
+func TestComposedStreamHoldsAtMostItsLimit(t *testing.T) {
+	q, err := Lookup("comments+args_split_escapes+crlf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"grep\",\"arguments\":\"\"}}]}}]}\n\n"
+	// Every bound of a piece's width: some fall where a piece fits but
+	// the keepalives comments adds to it do not.
+	for limit := 4 << 10; limit < 4<<10+len(endlessPiece); limit++ {
+		s := q.Stream(1)
+		s.LimitHeld(limit)
+		if _, err := s.Write([]byte(start)); err != nil {
+			t.Fatal(err)
+		}
+		var cut error
+		for range 2 * limit / len(endlessPiece) {
+			out, err := s.Write([]byte(endlessPiece))
+			if s.Held() > limit {
+				t.Fatalf("limit %d: holds %d bytes", limit, s.Held())
+			}
+			if err != nil {
+				cut = err
+				if len(out) != 0 {
+					t.Errorf("limit %d: the cutting Write sent %d bytes", limit, len(out))
+				}
+				break
+			}
+		}
+		if !errors.Is(cut, ErrHoldLimit) || !strings.HasPrefix(cut.Error(), "quirk comments+args_split_escapes+crlf: the quirk would hold more") {
+			t.Fatalf("limit %d: cut: %v", limit, cut)
+		}
+		if out, err := s.Write([]byte(endlessPiece)); out != nil || err != nil {
+			t.Errorf("limit %d: after the cut: %q, %v", limit, out, err)
+		}
+		if out, err := s.Close(); out != nil || err != nil {
+			t.Errorf("limit %d: Close after the cut: %q, %v", limit, out, err)
 		}
 	}
 }
