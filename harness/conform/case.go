@@ -181,7 +181,8 @@ func faultCases(prefix string) []Case {
 }
 
 // SelectCases returns the cases named (all of them when names is empty), in
-// catalog order.
+// catalog order, then the compositions of quirk cases named
+// ("ids_dropped+args_one_rune": composedCase), in the order named.
 func SelectCases(all []Case, names []string) ([]Case, error) {
 	if len(names) == 0 {
 		return all, nil
@@ -190,8 +191,17 @@ func SelectCases(all []Case, names []string) ([]Case, error) {
 	for _, c := range all {
 		ids = append(ids, c.ID)
 	}
+	var composed []Case
 	for _, n := range names {
-		if !slices.Contains(ids, n) {
+		switch {
+		case slices.Contains(ids, n):
+		case strings.Contains(n, quirk.Separator):
+			c, err := composedCase(all, n)
+			if err != nil {
+				return nil, err
+			}
+			composed = append(composed, c)
+		default:
 			return nil, fmt.Errorf("%w %q: the cases are %s", ErrUnknownCase, n, strings.Join(ids, ", "))
 		}
 	}
@@ -201,5 +211,5 @@ func SelectCases(all []Case, names []string) ([]Case, error) {
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return append(out, composed...), nil
 }

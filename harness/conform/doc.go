@@ -130,6 +130,13 @@
 // sent back: a thought signature on every call (echo_signature, Gemini) or
 // reasoning_content before the turn (echo_reasoning, DeepSeek).
 //
+// SelectCases also takes a composition of quirk cases that the catalog
+// does not list, "ids_dropped+args_one_rune" (composed.go): the composed
+// quirk (quirk.Lookup) on the turns its parts' cases break, expecting the
+// clean turn when every part's case does, else what its one broken part's
+// case expects (quirk.Lookup refuses two broken parts), with that part's
+// Delivered. A part that is no quirk case of the format is refused.
+//
 // # Checks (check.go)
 //
 // Checks read requests through a Format (one per wire format, Formats), so

@@ -14,39 +14,39 @@ import (
 func chatQuirks() []Quirk {
 	chat := chat.Format.Name
 	qs := []Quirk{
-		{Name: "index_plus_1", streaming: pieceForm(shiftIndex(+1)), API: chat, Benign: true, Apply: callEdit(eachPiece(shiftIndex(+1))),
+		{Name: "index_plus_1", compose: aspects{edits: aIndex}, streaming: pieceForm(shiftIndex(+1)), API: chat, Benign: true, Apply: callEdit(eachPiece(shiftIndex(+1))),
 			Doc: "tool_calls[].index counts from 1 (Anthropic content-block index passed through: litellm #5231, cline #13123)"},
-		{Name: "index_minus_1", streaming: pieceForm(shiftIndex(-1)), API: chat, Benign: true, Apply: callEdit(eachPiece(shiftIndex(-1))),
+		{Name: "index_minus_1", compose: aspects{edits: aIndex}, streaming: pieceForm(shiftIndex(-1)), API: chat, Benign: true, Apply: callEdit(eachPiece(shiftIndex(-1))),
 			Doc: "tool_calls[].index counts from -1 (bedrock-access-gateway PR #247)"},
-		{Name: "interleaved_calls", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(interleave),
+		{Name: "interleaved_calls", compose: aspects{edits: aOrder}, streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(interleave),
 			Doc: "pieces of parallel calls alternate, each keeping its index (the OpenAI protocol allows it)"},
-		{Name: "args_one_rune", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(resplitArgs(oneRune)),
+		{Name: "args_one_rune", compose: aspects{edits: aPieces, rewrites: resplitRewrites}, streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(resplitArgs(oneRune)),
 			Doc: "arguments arrive one rune per piece (Kimi via OpenRouter)"},
-		{Name: "args_split_escapes", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(resplitArgs(insideEscapes)),
+		{Name: "args_split_escapes", compose: aspects{edits: aPieces, rewrites: resplitRewrites}, streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(resplitArgs(insideEscapes)),
 			Doc: `arguments split inside \" \\ and \uXXXX escapes (Azure, Anthropic fine-grained pieces)`},
-		{Name: "ids_dropped", streaming: pieceForm(dropID), API: chat, Benign: true, DropsIDs: true, Apply: callEdit(eachPiece(dropID)),
+		{Name: "ids_dropped", compose: aspects{edits: aIDs}, streaming: pieceForm(dropID), API: chat, Benign: true, DropsIDs: true, Apply: callEdit(eachPiece(dropID)),
 			Doc: `no id on the first call, "" on the second (vLLM #18412, Gemini compat openai-dotnet #428)`},
-		{Name: "id_every_piece", streaming: pieceForm(repeatField("id")), API: chat, Benign: true, Apply: callEdit(eachPiece(repeatField("id"))),
+		{Name: "id_every_piece", compose: aspects{edits: aIDs | aPieceIDs}, streaming: pieceForm(repeatField("id")), API: chat, Benign: true, Apply: callEdit(eachPiece(repeatField("id"))),
 			Doc: "the call's id repeated on every piece (LiteLLM proxy #20480)"},
-		{Name: "name_every_piece", streaming: pieceForm(repeatField("name")), API: chat, Benign: true, Apply: callEdit(eachPiece(repeatField("name"))),
+		{Name: "name_every_piece", compose: aspects{edits: aNames | aPieceNames}, streaming: pieceForm(repeatField("name")), API: chat, Benign: true, Apply: callEdit(eachPiece(repeatField("name"))),
 			Doc: "the call's name repeated on every piece (llama.cpp #13774, MiniMax via NIM)"},
-		{Name: "no_index", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(noIndex),
+		{Name: "no_index", compose: aspects{edits: aIndex, needs: aIDs | aOrder}, streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(noIndex),
 			Doc: "no index on any piece, calls one after the other (Gemini compat, OpenMAIC #1556)"},
-		{Name: "all_index_0", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(allIndexZero),
+		{Name: "all_index_0", compose: aspects{edits: aIndex, needs: aIDs | aOrder, closes: callAspects}, streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(allIndexZero),
 			Doc: "every call at index 0 with distinct ids (Ollama #15457)"},
-		{Name: "finish_stop", streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(finishStop),
+		{Name: "finish_stop", compose: aspects{edits: aFinish}, streaming: chatCalls, API: chat, Benign: true, Apply: callEdit(finishStop),
 			Doc: `finish_reason "stop" although calls were streamed (Gemini compat, python-genai #2868)`},
-		{Name: "crlf", streaming: eachEvent, Benign: true, Apply: crlf,
+		{Name: "crlf", compose: aspects{edits: aLineEnds}, streaming: eachEvent, Benign: true, Apply: crlf,
 			Doc: "CRLF line endings (Azure, sse-starlette; OrcaRouter PR #98)"},
-		{Name: "comments", streaming: streamForm{custom: newCommentsEditor, holds: "nothing"}, Benign: true, Apply: comments,
+		{Name: "comments", compose: aspects{edits: aComments}, streaming: streamForm{custom: newCommentsEditor, holds: "nothing"}, Benign: true, Apply: comments,
 			Doc: "': OPENROUTER PROCESSING' first, ': keepalive' lines between events and after [DONE] (OpenRouter)"},
-		{Name: "no_done", streaming: eachEvent, API: chat, Benign: true, Apply: noDone,
+		{Name: "no_done", compose: aspects{edits: aEndMarker}, streaming: eachEvent, API: chat, Benign: true, Apply: noDone,
 			Doc: "no data: [DONE] after the finish chunk (Cerebras, Perplexity; bifrost #2910)"},
-		{Name: "content_parts", streaming: eachEvent, API: chat, Benign: true, Apply: contentParts,
+		{Name: "content_parts", compose: aspects{edits: aContent}, streaming: eachEvent, API: chat, Benign: true, Apply: contentParts,
 			Doc: `delta.content as an array of typed parts, [{"type":"text","text":...}] (Mistral, Databricks: litellm #16272, databricks/appkit #559)`},
-		{Name: "several_choices", streaming: streamForm{custom: newSeveralChoicesEditor, holds: "the answer's first chunk, then each chunk until the next"}, API: chat, Benign: true, Apply: severalChoices, Markers: []string{strings.TrimSpace(decoyText), "decoy/**"},
+		{Name: "several_choices", compose: aspects{edits: aChoices, closes: callAspects | aContent | aFinish | aChoices}, streaming: streamForm{custom: newSeveralChoicesEditor, holds: "the answer's first chunk, then each chunk until the next"}, API: chat, Benign: true, Apply: severalChoices, Markers: []string{strings.TrimSpace(decoyText), "decoy/**"},
 			Doc: "a second answer (choice 1, with a call of its own) interleaved with the stream's (n > 1: litellm #35793)"},
-		{Name: "bad_args", streaming: chatCalls, API: chat, Benign: false, Apply: callEdit(badArgs),
+		{Name: "bad_args", compose: aspects{edits: aArgs}, streaming: chatCalls, API: chat, Benign: false, Apply: callEdit(badArgs),
 			Doc: "the first call's arguments lose their last '}' and are not valid JSON (crush #3153)"},
 	}
 	return append(qs, chatPieceQuirks(chat)...)
@@ -101,6 +101,12 @@ func interleave(s *quirkStream, groups []*callGroup) error {
 	}
 	return nil
 }
+
+// resplitRewrites is what resplitting a call writes anew: its pieces are
+// replaced by new ones in its first piece's place, so ids and names that
+// an earlier part put on its later pieces are gone and pieces that an
+// earlier part interleaved come together again.
+const resplitRewrites = aOrder | aPieceIDs | aPieceNames
 
 func resplitArgs(split func(string) []string) func(*quirkStream, []*callGroup) error {
 	return func(s *quirkStream, groups []*callGroup) error {

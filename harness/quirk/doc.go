@@ -13,6 +13,28 @@
 // with Transport (which reads each answer whole) or Stream (which takes an
 // answer as it arrives: agentvcr proxy).
 //
+// Composition: Lookup (and ByName) read "q1+q2+q3" as the quirk that applies
+// its parts left to right, each to what the one before made of the
+// stream, all with the same seed (Compose); its name is the joined names,
+// its format its parts' (format-free ones take any), its markers all of
+// theirs; it is benign when every part is. Whether parts compose is read
+// from data each quirk's list declares beside it (compose_aspects.go):
+// the aspects of a stream it edits (line ends, comment lines, call ids,
+// argument pieces, the stream's end...), those it needs as the clean
+// stream has them, those it writes anew (every quirk writes the line ends
+// again; Gemini's drop comments; Responses' renumber sequence numbers) and
+// those no later part may edit (a cut stream: all but the lines). Refused,
+// with ErrCannotCompose and one line naming both parts: the same part
+// twice, two formats, two parts that break the answer, two that edit the
+// same aspect, one that needs what the other edits, a part before one
+// that writes anew what it edited (crlf before anything), a part after
+// one that closed what it edits. An unknown part is ErrUnknown, named.
+// A composition's Stream chains its parts' Streams: it holds what they
+// hold (Holds lists each; "the answer" when one holds it), and sends
+// exactly its Apply's bytes (TestStreamIsApply checks the compositions of
+// composedUnderTest too). A part that refuses an answer passes on what it
+// reads, as it came, and the others go on; the whole-body Apply refuses.
+//
 // Streaming: q.Stream(seed) returns a Stream; Write hands it the answer's
 // bytes in any pieces and returns the bytes to send on, Close the rest.
 // What it sends in all is exactly q.Apply(answer, seed) (TestStreamIsApply

@@ -15,23 +15,23 @@ import (
 // "gemini_".
 func geminiQuirks() []Quirk {
 	qs := []Quirk{
-		{Name: "gemini_call_ids_dropped", streaming: gemCalls, Benign: true, DropsIDs: true, Apply: gemEdit(dropCallIDs),
+		{Name: "gemini_call_ids_dropped", compose: aspects{edits: aIDs, rewrites: aComments}, streaming: gemCalls, Benign: true, DropsIDs: true, Apply: gemEdit(dropCallIDs),
 			Doc: "functionCall parts without an id, as the Gemini API sends them; the client makes its own (agentvcr issue 20, Gemini CLI 0.61.0)"},
-		{Name: "gemini_calls_across_events", streaming: gemCalls, Benign: true, Apply: gemEdit(callsAcrossEvents),
+		{Name: "gemini_calls_across_events", compose: aspects{edits: aPieces, rewrites: aComments}, streaming: gemCalls, Benign: true, Apply: gemEdit(callsAcrossEvents),
 			Doc: "each call whole in its own event instead of one part list (bug-ops/zeph PR 1767)"},
-		{Name: "gemini_args_split_name_first", streaming: gemCalls, Benign: true, Warns: true, Apply: gemEdit(splitArgsNameFirst),
+		{Name: "gemini_args_split_name_first", compose: aspects{edits: aPieces | aNames, rewrites: aComments}, streaming: gemCalls, Benign: true, Warns: true, Apply: gemEdit(splitArgsNameFirst),
 			Doc: "a call's name with empty args first, its args in a later part without a name (smallmain/vscode-unify-chat-provider PR 49)"},
-		{Name: "gemini_empty_candidate", streaming: gemLast, Benign: true, Apply: gemEdit(emptyCandidate),
+		{Name: "gemini_empty_candidate", compose: aspects{edits: aEmpty, rewrites: aComments}, streaming: gemLast, Benign: true, Apply: gemEdit(emptyCandidate),
 			Doc: "an event whose candidate has neither content nor finishReason before the last one (keep-alive chunks of translating proxies)"},
-		{Name: "gemini_finish_alone", streaming: gemLast, Benign: true, Apply: gemEdit(finishAlone),
+		{Name: "gemini_finish_alone", compose: aspects{edits: aFinish, rewrites: aComments}, streaming: gemLast, Benign: true, Apply: gemEdit(finishAlone),
 			Doc: "the finishReason and usage in a last event of their own with an empty text part (Gemini 2.5 streams)"},
-		{Name: "gemini_lf", streaming: eachEvent, Benign: true, Apply: func(body []byte, _ int64) ([]byte, error) { return sse.Format(sse.Parse(body), "\n"), nil },
+		{Name: "gemini_lf", compose: aspects{edits: aLineEnds}, streaming: eachEvent, Benign: true, Apply: func(body []byte, _ int64) ([]byte, error) { return sse.Format(sse.Parse(body), "\n"), nil },
 			Doc: "LF line ends instead of Google's CRLF (proxies that re-frame the stream)"},
-		{Name: "gemini_error_midstream", streaming: gemAfterFirst, Benign: false, Apply: gemEdit(geminiErrorMidstream),
+		{Name: "gemini_error_midstream", compose: aspects{edits: aEnd, rewrites: aComments, closes: afterEnd}, streaming: gemAfterFirst, Benign: false, Apply: gemEdit(geminiErrorMidstream),
 			Doc: `an error object {"code":503,"status":"UNAVAILABLE"} after HTTP 200 and the first event, then the end (an overloaded model mid-answer)`},
-		{Name: "gemini_malformed_function_call", streaming: gemCalls, Benign: false, Apply: gemEdit(malformedCall),
+		{Name: "gemini_malformed_function_call", compose: aspects{edits: aEnd | aFinish, rewrites: aComments, closes: afterEnd}, streaming: gemCalls, Benign: false, Apply: gemEdit(malformedCall),
 			Doc: "the event with the calls replaced by an empty candidate with finishReason MALFORMED_FUNCTION_CALL (pydantic/pydantic-ai PR 3300)"},
-		{Name: "gemini_cut_before_finish", streaming: gemLast, Benign: false, Apply: gemEdit(cutLast),
+		{Name: "gemini_cut_before_finish", compose: aspects{edits: aEnd, rewrites: aComments, closes: afterEnd}, streaming: gemLast, Benign: false, Apply: gemEdit(cutLast),
 			Doc: "the connection drops before the last event, which carries the calls whole and the finishReason: neither arrives"},
 	}
 	for i := range qs {

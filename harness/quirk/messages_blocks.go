@@ -10,15 +10,15 @@ import (
 // and stopped (issue 18), and the output limit cutting a tool_use.
 func messagesBlockQuirks() []Quirk {
 	return []Quirk{
-		{Name: "messages_all_index_0", streaming: msgFrom("content_block_start"), Benign: true, Apply: msgEdit(allBlocksAtZero),
+		{Name: "messages_all_index_0", compose: aspects{edits: aIndex, needs: aOrder, closes: callAspects}, streaming: msgFrom("content_block_start"), Benign: true, Apply: msgEdit(allBlocksAtZero),
 			Doc: "every content block at index 0, each started after the one before stopped (sglang #39782, PeakCode PR #16)"},
-		{Name: "messages_start_repeats_index", streaming: msgFrom("content_block_start"), Benign: true, Apply: msgEdit(startRepeatsIndex),
+		{Name: "messages_start_repeats_index", compose: aspects{edits: aIndex}, streaming: msgFrom("content_block_start"), Benign: true, Apply: msgEdit(startRepeatsIndex),
 			Doc: "a tool_use's content_block_start repeats the stopped block's index; its deltas and stop name its own (the API in code execution: vercel/ai anthropic-code-execution-pdf-skill)"},
-		{Name: "messages_prefilled_start", Benign: true, Apply: msgEdit(prefilledStart),
+		{Name: "messages_prefilled_start", compose: aspects{edits: aStart | aBlocks | aPieces | aIndex | aOrder | aInput}, Benign: true, Apply: msgEdit(prefilledStart),
 			Doc: "message_start already holds every block in message.content, with the stop_reason; no content_block event (vercel/ai anthropic-message-start-prepopulated-content)"},
-		{Name: "messages_stop_twice", streaming: msgFrom("content_block_stop"), Benign: true, Apply: msgEdit(stopTwice),
+		{Name: "messages_stop_twice", compose: aspects{edits: aBlocks}, streaming: msgFrom("content_block_stop"), Benign: true, Apply: msgEdit(stopTwice),
 			Doc: "content_block_stop twice for every tool_use (LiteLLM: BerriAI/litellm #37273, Claude Code then ran the tool twice)"},
-		{Name: "messages_max_tokens_cut", streaming: msgCalls, Benign: false, Apply: msgEdit(maxTokensCut),
+		{Name: "messages_max_tokens_cut", compose: aspects{edits: aEnd | aFinish, closes: afterEnd}, streaming: msgCalls, Benign: false, Apply: msgEdit(maxTokensCut),
 			Doc: `the output limit cuts the last tool_use: a partial input_json_delta, then stop_reason "max_tokens" (goose #11838, LibreChat-AI agents PR #280)`},
 	}
 }

@@ -44,4 +44,9 @@ type Quirk struct {
 
 	// streaming is how Stream applies it to an answer as it arrives.
 	streaming streamForm
+	// compose is what it edits, for Compose to tell which quirks compose.
+	compose aspects
+	// parts are a composition's quirks, in the order they apply (Compose);
+	// nil for a quirk of All.
+	parts []Quirk
 }

@@ -25,6 +25,8 @@ func All() []Quirk {
 		return 1
 	})
 	for i := range all {
+		// every Apply writes each line's end again, with its format's own
+		all[i].compose.rewrites |= aLineEnds
 		all[i].streaming.apply = all[i].Apply
 		all[i].Apply = guard(all[i].API, all[i].Apply)
 	}
@@ -45,14 +47,12 @@ func guard(api string, apply func([]byte, int64) ([]byte, error)) func([]byte, i
 	}
 }
 
-// ByName returns the transform with that name, of any format.
+// ByName returns the transform with that name, of any format, or the
+// composition a name like "comments+crlf" names (Lookup, which says why
+// when there is none).
 func ByName(name string) (Quirk, bool) {
-	for _, q := range All() {
-		if q.Name == name {
-			return q, true
-		}
-	}
-	return Quirk{}, false
+	q, err := Lookup(name)
+	return q, err == nil
 }
 
 // OfAPI returns the transforms of one wire format (agent.Format.Name), in

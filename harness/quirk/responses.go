@@ -66,8 +66,37 @@ func responsesQuirks() []Quirk {
 		case "completed_empty", "completed_reordered", "done_marker", "truncated", "failed", "incomplete", "error_event", "second_response":
 			qs[i].streaming = respFrom("response.completed")
 		}
+		if a, ok := respAspects[strings.TrimPrefix(qs[i].Name, "responses_")]; ok {
+			qs[i].compose = a
+		}
 	}
 	return qs
+}
+
+// respAspects is what each Responses quirk edits (Compose). The edits that
+// add or drop events renumber the sequence numbers (renumber): they write
+// them anew, so sequence_swapped goes after them.
+var respAspects = map[string]aspects{
+	"shared_output_index":    {edits: aIndex, rewrites: aSeq},
+	"added_by_call_id":       {edits: aIDs, needs: aBlocks},
+	"args_only_in_done":      {edits: aPieces, rewrites: aSeq},
+	"args_only_in_item_done": {edits: aPieces, rewrites: aSeq},
+	"never_announced":        {edits: aBlocks, rewrites: aSeq},
+	"ids_rotate":             {edits: aIDs},
+	"args_one_rune":          {edits: aPieces, rewrites: aSeq},
+	"completed_empty":        {edits: aCompleted},
+	"completed_reordered":    {edits: aCompleted},
+	"no_created":             {edits: aStart, rewrites: aSeq},
+	"unknown_events":         {edits: aUnknown, rewrites: aSeq},
+	"done_marker":            {edits: aEndMarker},
+	"args_done_differs":      {edits: aPieces},
+	"sequence_swapped":       {edits: aSeq},
+	"bad_args":               {edits: aArgs},
+	"truncated":              {edits: aEnd, closes: afterEnd},
+	"failed":                 {edits: aEnd, closes: afterEnd},
+	"incomplete":             {edits: aEnd, closes: afterEnd},
+	"error_event":            {edits: aEnd, closes: afterEnd},
+	"second_response":        {edits: aEnd, rewrites: aSeq, closes: afterEnd},
 }
 
 // respEdit adapts an edit of a parsed Responses stream into an Apply

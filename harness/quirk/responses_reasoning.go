@@ -9,9 +9,9 @@ import (
 // content parts, and a response id that changes on every lifecycle event.
 func responsesRound3Quirks(api string) []Quirk {
 	return []Quirk{
-		{Name: "responses_reasoning_text_parts", API: api, Benign: true, Reasoning: true, Apply: respEdit(reasoningTextParts),
+		{Name: "responses_reasoning_text_parts", compose: aspects{edits: aReasoning, rewrites: aSeq}, API: api, Benign: true, Reasoning: true, Apply: respEdit(reasoningTextParts),
 			Doc: "a reasoning item first whose text comes as reasoning_text content parts (DeepSeek, LM Studio, OpenRouter: pydantic-ai and vercel/ai cassettes)"},
-		{Name: "responses_response_id_rotates", API: api, Benign: true, Apply: respEdit(responseIDRotates),
+		{Name: "responses_response_id_rotates", compose: aspects{edits: aResponseIDs}, API: api, Benign: true, Apply: respEdit(responseIDRotates),
 			Doc: "a new response id on every lifecycle event, as the item ids rotate (GitHub Copilot: vercel/ai fixture github-copilot-id-rotation)"},
 	}
 }

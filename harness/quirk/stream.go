@@ -38,6 +38,9 @@ type Stream struct {
 	passing  bool // an error happened: the rest passes as it comes
 	maxHeld  int  // the most Held may reach; 0: no bound
 	cut      bool // over maxHeld: nothing more is sent
+	// chain is a composition's parts' Streams, in order (stream_chain.go);
+	// nil for a quirk of All.
+	chain []*Stream
 }
 
 // ErrHoldLimit is what Write returns when taking the next bytes would make
@@ -61,6 +64,12 @@ type editor interface {
 // Stream starts q on one answer; seed is the one q.Apply would get.
 func (q Quirk) Stream(seed int64) *Stream {
 	s := &Stream{q: q, seed: seed}
+	if q.parts != nil {
+		for _, p := range q.parts {
+			s.chain = append(s.chain, p.Stream(seed))
+		}
+		return s
+	}
 	if q.API == "" {
 		s.decided, s.ed = true, q.streaming.editor(q, seed)
 	}
@@ -79,6 +88,9 @@ func (s *Stream) LimitHeld(max int) { s.maxHeld = max }
 // keeps (for a quirk that holds from its first call on, the answer so far).
 // After every Write it is at most the LimitHeld bound.
 func (s *Stream) Held() int {
+	if s.chain != nil {
+		return s.chainHeld()
+	}
 	n := len(s.pending) + len(s.head)
 	if s.ed != nil {
 		n += s.ed.held()
@@ -100,8 +112,11 @@ func (s *Stream) Write(p []byte) ([]byte, error) {
 	}
 	if held := s.Held(); s.maxHeld > 0 && held+len(p) > s.maxHeld {
 		s.cut = true
-		s.pending, s.head, s.headEnds, s.ed = nil, nil, nil, nil
+		s.pending, s.head, s.headEnds, s.ed, s.chain = nil, nil, nil, nil, nil
 		return nil, s.wrap(fmt.Errorf("%w: it holds %d bytes, %d more came, the limit is %d", ErrHoldLimit, held, len(p), s.maxHeld))
+	}
+	if s.chain != nil {
+		return s.chainWrite(p)
 	}
 	// Events that p holds whole are read from p itself; only an event
 	// begun and not ended is copied, into pending, whose room is reused
@@ -146,6 +161,9 @@ func (s *Stream) Write(p []byte) ([]byte, error) {
 func (s *Stream) Close() ([]byte, error) {
 	if s.passing || s.cut {
 		return nil, nil
+	}
+	if s.chain != nil {
+		return s.chainClose()
 	}
 	var out []byte
 	if len(s.pending) > 0 {

@@ -42,6 +42,8 @@ type streamForm struct {
 // know where it goes).
 func (q Quirk) Holds() string {
 	switch f := q.streaming; {
+	case q.parts != nil:
+		return q.holdsParts()
 	case f.custom != nil:
 		return f.holds
 	case f.local:

@@ -116,7 +116,8 @@ func randomEnds(n int, seed int64) []int {
 	return ends
 }
 
-// TestStreamIsApply: for every quirk and every recorded or fixture
+// TestStreamIsApply: for every quirk (and the compositions of
+// composedUnderTest) and every recorded or fixture
 // answer, a Stream sends exactly what Apply makes of the whole answer, fed
 // event by event, byte by byte and in random pieces. Where Apply refuses
 // (ErrNotApplicable, or an answer it cannot read) the Stream refuses with
@@ -168,7 +169,7 @@ func TestStreamIsApply(t *testing.T) {
 			t.Error("no quirk applied to any answer")
 		}
 	})
-	for _, q := range All() {
+	for _, q := range slices.Concat(All(), composed(t)) {
 		t.Run(q.Name, func(t *testing.T) {
 			t.Parallel() // the answers and their cuts are only read
 			var sent []byte
@@ -191,6 +192,11 @@ func TestStreamIsApply(t *testing.T) {
 						}
 					case errors.Is(werr, ErrNotApplicable) != errors.Is(err, ErrNotApplicable) || err == nil:
 						t.Errorf("%s, %s: Apply: %v; stream: %v", name, cut, werr, err)
+					case q.parts != nil: // the parts before and after a refusing one still edit
+						want, sent := dataOf(appliedSkipping(q, body, seed)), dataOf(got)
+						if diff := cmp.Diff(want, sent); diff != "" {
+							t.Errorf("%s, %s: a refused part does not pass what it read as it came (-parts applied +sent):\n%s", name, cut, diff)
+						}
 					case bytes.Equal(body, got): // refused before anything was re-encoded
 					default:
 						want, sent := dataOf(body), dataOf(got)
@@ -227,7 +233,7 @@ func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
 		first[api] = body
 	}
 	closing := len(": keepalive\n\n")
-	for _, q := range All() {
+	for _, q := range slices.Concat(All(), composed(t)) {
 		for api, body := range first {
 			if q.API != "" && q.API != api {
 				continue
@@ -235,6 +241,10 @@ func TestStreamHoldsOnlyWhatItSays(t *testing.T) {
 			whole, err := q.Apply(body, 3)
 			if err != nil {
 				continue // refused: TestStreamIsApply covers it
+			}
+			closing := closing
+			if bytes.HasSuffix(whole, []byte("\r\n\r\n")) { // comments, then crlf
+				closing = len(": keepalive\r\n\r\n")
 			}
 			s := q.Stream(3)
 			var sent []byte

@@ -104,6 +104,7 @@ func TestServeReplaysToTheAgent(t *testing.T) {
 		{"a case URL serves its cassette", serve.ScenarioURL(bodyBase, demo.ScriptParallel), demo.ScriptParallel, demo.Prompt(tools.ZH)},
 		{"a quirk variant: the same transcript", serve.ScenarioURL(bodyBase, demo.ScriptParallel+"~interleaved_calls"), demo.ScriptParallel, demo.Prompt(tools.ZH)},
 		{"ids dropped: the body match expects the made-up ids", serve.ScenarioURL(bodyBase, demo.ScriptParallel+"~ids_dropped"), demo.ScriptParallel, demo.Prompt(tools.ZH)},
+		{"a composed quirk: ids dropped, one-rune arguments, comments, CRLF", serve.ScenarioURL(bodyBase, demo.ScriptParallel+"~ids_dropped+args_one_rune+comments+crlf"), demo.ScriptParallel, demo.Prompt(tools.ZH)},
 		{"by turn, another prompt and model still get the recorded replies", serve.ScenarioURL(turnBase, demo.ScriptParallel), "some-model", "something else entirely"},
 		{"by turn on the plain URL, the model picks the cassette", turnBase, demo.ScriptParallel, "something else entirely"},
 	}

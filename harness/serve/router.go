@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
@@ -85,9 +86,11 @@ func (c *CassetteRouter) build(name string) (*Route, error) {
 	}
 	var q quirk.Quirk
 	if quirkName != "" {
-		var ok bool
-		if q, ok = quirk.ByName(quirkName); !ok {
-			return nil, fmt.Errorf("case %q: unknown quirk %q: %w; quirks: %s", name, quirkName, ErrUnknownCase, strings.Join(quirk.Names(), ", "))
+		var err error
+		if q, err = quirk.Lookup(quirkName); errors.Is(err, quirk.ErrUnknown) {
+			return nil, fmt.Errorf("case %q: %v: %w; quirks: %s", name, err, ErrUnknownCase, strings.Join(quirk.Names(), ", "))
+		} else if err != nil { // a composition that cannot compose
+			return nil, fmt.Errorf("case %q: %v: %w", name, err, ErrUnknownCase)
 		}
 	}
 	var cassettes []decodedCassette

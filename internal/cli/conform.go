@@ -67,7 +67,7 @@ func cmdConform(env Env, args []string) int {
 	}
 	var f conformFlags
 	fs.Var(&f.calls, "call", "call the tool `NAME[=ARGS_JSON]` in the probe's turn (repeatable; default: the first two read-only tools)")
-	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them)")
+	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them; q1+q2 composes quirk cases)")
 	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`, counted from its start and again from each request it sends (an agent still retrying is not hung), up to -retry-timeout")
 	fs.DurationVar(&f.retryTimeout, "retry-timeout", conform.DefaultRetryTimeout, "kill a case's agent that keeps sending requests after `D` at most (opencode retries a broken stream for about 77 s; never below -timeout)")

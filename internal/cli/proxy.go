@@ -99,10 +99,14 @@ func Proxy(ctx context.Context, env Env, args []string) int {
 		return fail(2, "-fault: %v", err)
 	}
 	if quirkName != "" {
-		q, ok := quirk.ByName(quirkName)
+		q, err := quirk.Lookup(quirkName)
 		switch {
-		case !ok:
+		case errors.Is(err, quirk.ErrUnknown) && !strings.Contains(quirkName, quirk.Separator):
 			return fail(2, "unknown -quirk %q: for -api %s pick one of %s", quirkName, f.Name, strings.Join(names(quirksOf(f.Name)), ", "))
+		case errors.Is(err, quirk.ErrUnknown):
+			return fail(2, "-quirk %s: %v: for -api %s pick parts among %s", quirkName, err, f.Name, strings.Join(names(quirksOf(f.Name)), ", "))
+		case err != nil:
+			return fail(2, "-quirk %s: %v", quirkName, err)
 		case q.API != "" && q.API != f.Name:
 			return fail(2, "-quirk %s breaks %s streams, not -api %s's: for -api %s pick one of %s", q.Name, q.API, f.Name, f.Name, strings.Join(names(quirksOf(f.Name)), ", "))
 		}

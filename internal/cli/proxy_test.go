@@ -30,6 +30,7 @@ func TestProxyRunsOurAgentThroughAQuirk(t *testing.T) {
 	defer stopGW()
 	for _, tt := range []struct{ api, upstream, quirk, keyVar string }{
 		{"chat", gw, "args_split_escapes", "OPENAI_API_KEY"},
+		{"chat", gw, "ids_dropped+args_split_escapes+comments+crlf", "OPENAI_API_KEY"}, // a composition
 		{"messages", gw, "messages_args_split_escapes", "ANTHROPIC_API_KEY"},
 		{"gemini", strings.TrimSuffix(gw, "/v1"), "gemini_calls_across_events", "GEMINI_API_KEY"},
 	} {
@@ -96,6 +97,11 @@ func TestProxyRefusesBadFlags(t *testing.T) {
 		{args: append(up, "-quirk", "index_from_1"), code: 2, want: `unknown -quirk "index_from_1": for -api chat pick one of ` + chat},
 		{args: append(up, "-api", "gemini", "-quirk", "messages_index_from_1"), code: 2,
 			want: "-quirk messages_index_from_1 breaks messages streams, not -api gemini's: for -api gemini pick one of " + gemini},
+		{args: append(up, "-quirk", "crlf+nope"), code: 2, want: `-quirk crlf+nope: unknown quirk "nope": for -api chat pick parts among ` + chat},
+		{args: append(up, "-quirk", "crlf+comments"), code: 2,
+			want: "-quirk crlf+comments: cannot compose crlf with comments: comments writes the line ends again, undoing crlf (put crlf after it)"},
+		{args: append(up, "-api", "gemini", "-quirk", "comments+messages_crlf"), code: 2,
+			want: "-quirk comments+messages_crlf breaks messages streams, not -api gemini's: for -api gemini pick one of " + gemini},
 		{args: append(up, "-quirk", "crlf", "-fault", "boom"), code: 2,
 			want: `-fault: bad fault "boom": unknown kind "boom" (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)`},
 		{args: append(up, "-fault", "reset:2@0"), code: 2,

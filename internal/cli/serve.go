@@ -161,8 +161,10 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		return usage("-fault: %v", err)
 	}
 	if quirkName != "" {
-		if _, ok := quirk.ByName(quirkName); !ok {
+		if _, err := quirk.Lookup(quirkName); errors.Is(err, quirk.ErrUnknown) && !strings.Contains(quirkName, quirk.Separator) {
 			return usage("unknown -quirk %q: pick one of %s", quirkName, strings.Join(quirk.Names(), ", "))
+		} else if err != nil {
+			return usage("-quirk %s: %v", quirkName, err)
 		}
 		router.Quirk = quirkName
 	}
