@@ -24,7 +24,7 @@ var ErrUnexpectedToolCall = errors.New("finishReason UNEXPECTED_TOOL_CALL: the m
 
 // ErrBlocked is matched by a *BlockedError: the prompt or the answer was
 // blocked and the turn has no text and no call.
-var ErrBlocked = errors.New("Gemini blocked the prompt or the answer")
+var ErrBlocked = errors.New("blocked by Gemini: the prompt or the answer")
 
 // BlockedError says why a turn came back empty: the prompt was blocked
 // (promptFeedback.blockReason, no candidate) or the answer was

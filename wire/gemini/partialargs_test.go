@@ -107,8 +107,8 @@ func refSet(root *refObject, segs []pathSeg, pa partialArg) error {
 	var cur any = root
 	for i, seg := range segs {
 		last := i == len(segs)-1
-		get := func() any { return nil }
-		put := func(any) {}
+		var get func() any
+		var put func(any)
 		switch c := cur.(type) {
 		case *refObject:
 			if seg.isIndex {
