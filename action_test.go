@@ -98,8 +98,8 @@ func TestActionScriptWritesTheSummary(t *testing.T) {
 	code, summary, outputs, ws := runAction(t, map[string]string{"INPUT_COMMAND": agent, "INPUT_CASES": "clean,crlf,truncated", "INPUT_BASELINE": baseline})
 	limit := "the agent never sent the tool results: 1 request, exit 1 (stderr: agentvcr run: agent: turn limit of 1 reached without a final answer: raise -max-turns, or ask a narrower question)"
 	want := "earlier step\n\n### agentvcr conform -api chat\n\nAgent: `bash -c " + agent + "`\n\n| case | verdict | first difference |\n|---|---|---|\n" +
-		"| `clean` | FAILURE | " + limit + " |\n" +
-		"| `crlf` | FAILURE (baseline) | clean fails too (read it first), so this may follow from it: " + limit + " |\n" +
+		"| `clean` | FAILURE | `" + limit + "` |\n" +
+		"| `crlf` | FAILURE (baseline) | `clean fails too (read it first), so this may follow from it: " + limit + "` |\n" +
 		"| `truncated` | SUCCESS |  |\n\n3 cases: 1 SUCCESS, 2 FAILURE (1 in the baseline), 0 WARNING, 0 SKIPPED\n"
 	if code != 1 || summary != want {
 		t.Errorf("exit %d, summary:\n%s\nwant:\n%s", code, summary, want)

@@ -122,3 +122,32 @@ func TestConformShardsMergeLikeOneRun(t *testing.T) {
 		t.Errorf("md: exit %d %q\n%s", code, stderr, md)
 	}
 }
+
+// A report with a field out of range (a negative request count panicked
+// report merge) is refused by merge and md alike: one line on stderr
+// naming the file and the field, nothing on stdout, no file written, exit 2.
+func TestReportRefusesABadField(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`[{"id":"clean","tier":"quirk","status":"SUCCESS","description":"d","source":"s","details":"x","exit_code":0,"requests":-1,"duration_ms":1,"api":"chat","agent":"a"}]`), 0o644)
+	empty := filepath.Join(dir, "empty.json")
+	os.WriteFile(empty, []byte("[]\n"), 0o644)
+	md := filepath.Join(dir, "out.md")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", "-md", md, bad}, "agentvcr report: bad report " + bad + ": check 1: \"requests\" is -1: a count is 0 or more\n"},
+		{[]string{"md", bad}, "agentvcr report: bad report " + bad + ": check 1: \"requests\" is -1: a count is 0 or more\n"},
+		{[]string{"md", empty}, "agentvcr report: bad report " + empty + ": no check in it: conform -json writes at least one\n"},
+	} {
+		code, stdout, stderr := report(tt.args...)
+		if code != 2 || stdout != "" || stderr != tt.want {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant   %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+	if _, err := os.Stat(md); !os.IsNotExist(err) {
+		t.Errorf("merge wrote %s: %v", md, err)
+	}
+}

@@ -277,8 +277,13 @@
 // A Shard (ParseShard, "I/N") is a stable slice of a run's cases for a CI
 // matrix: round robin in the list's order, the probe in every shard and
 // reported by shard 1 only (Shard.Cases, Shard.Reported). WriteRunJSON
-// names the run (RunInfo: api, agent, cassette, shard) in each check;
-// ReadReport reads one back and MergeReports joins one run's shards into
+// names the run (RunInfo: api, agent, cassette, shard; AgentName writes
+// the agent's command line on one line) in each check; ReadReport reads
+// one back, refusing (ErrBadReport, report_check.go) an empty array, data
+// after it and any field out of its range (a format wire does not know, a
+// case its catalog does not have, a status of no verdict, a negative
+// count, a shard that is not I/N, a control character in a one-line text),
+// and MergeReports joins one run's shards into
 // Results in catalog order, refusing (ErrBadMerge) reports of another run,
 // a case twice or a shard missing, and dropping the shards' baseline marks
 // so that one Baseline.Judge decides the whole run. WriteMarkdown writes

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 )
@@ -19,13 +20,20 @@ type Report struct {
 	Checks []Check
 }
 
-// ReadReport reads a JSON report written by conform -json.
+// ReadReport reads a JSON report written by conform -json: one JSON
+// array of at least one check, each field in its range (checkReport).
 func ReadReport(name string, data []byte) (Report, error) {
 	var checks []Check
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&checks); err != nil {
 		return Report{}, fmt.Errorf("%w: %s: %w: give the file agentvcr conform -json wrote", ErrBadMerge, name, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Report{}, fmt.Errorf("%w %s: more follows the JSON array: give the file agentvcr conform -json wrote", ErrBadReport, name)
+	}
+	if err := checkReport(name, checks); err != nil {
+		return Report{}, err
 	}
 	return Report{Name: name, Checks: checks}, nil
 }

@@ -3,6 +3,7 @@ package conform
 import (
 	"encoding/json"
 	"io"
+	"strings"
 )
 
 // A Check is one case in the JSON report, shaped like the checks of MCP's
@@ -32,6 +33,14 @@ type Check struct {
 // command line, recorded mode's cassette and the shard (-shard I/N).
 type RunInfo struct {
 	API, Agent, Cassette, Shard string
+}
+
+// AgentName is the agent's command line as a report names it: its
+// arguments joined by spaces, every control character escaped as visible
+// escapes it (a tab as \t), so that the name is one line of text a report
+// reader accepts (checkReport) whatever the arguments hold.
+func AgentName(args []string) string {
+	return strings.ReplaceAll(visible(strings.Join(args, " ")), "\t", `\t`)
 }
 
 // WriteJSON writes the report as a JSON array of checks, one per case,

@@ -74,17 +74,47 @@ func TestBaselineJudge(t *testing.T) {
 }
 
 // What the agent sent cannot break the Markdown table: a pipe, a tag, a
-// backtick and a newline stay inside their cell.
+// backtick and a newline stay inside their cell, as text.
 func TestMarkdownEscapes(t *testing.T) {
 	pick, _ := SelectCases(Cases(), []string{"crlf"})
 	results := []Result{{Case: pick[0], Status: Failure, Details: "sent <script>|x` \nnext", Diff: "  {\n-\ta|b\n+\t<b>`\n  }\n"}}
 	var b bytes.Buffer
-	if err := WriteMarkdown(&b, RunInfo{Agent: "sh -c 'a | b`'"}, results); err != nil {
+	if err := WriteMarkdown(&b, RunInfo{API: "chat", Shard: "1/2", Agent: "sh -c 'a | b`'"}, results); err != nil {
 		t.Fatal(err)
 	}
-	want := "### agentvcr conform\n\nAgent: `sh -c 'a \\| b''`\n\n| case | verdict | first difference |\n|---|---|---|\n" +
-		"| `crlf` | FAILURE | sent &lt;script&gt;\\|x' \\nnext<br>`-\ta\\|b` |\n\n1 cases: 0 SUCCESS, 1 FAILURE, 0 WARNING, 0 SKIPPED\n"
+	want := "### agentvcr conform -api chat, shard 1/2\n\nAgent: ``sh -c 'a | b`'``\n\n| case | verdict | first difference |\n|---|---|---|\n" +
+		"| `crlf` | FAILURE | ``sent <script>\\|x` \\nnext``<br>`-\ta\\|b` |\n\n1 cases: 0 SUCCESS, 1 FAILURE, 0 WARNING, 0 SKIPPED\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// Hostile text as a table cell's code span: the fence is longer than any backtick run
+// inside, padded where the text starts or ends with a backtick or a space,
+// a pipe is escaped for the table, a newline is shown as \n; and as a
+// plain word, every ASCII punctuation character but '/' is escaped.
+func TestMarkdownCodeAndPlain(t *testing.T) {
+	for _, tt := range []struct{ reason, in, code, plain string }{
+		{"a link", "[docs](https://x.test/a)", "`[docs](https://x.test/a)`", `\[docs\]\(https\://x\.test/a\)`},
+		{"an image", "![x](https://x.test/p.png)", "`![x](https://x.test/p.png)`", `\!\[x\]\(https\://x\.test/p\.png\)`},
+		{"HTML", "<h1>big</h1><img src=x>", "`<h1>big</h1><img src=x>`", `\<h1\>big\</h1\>\<img src\=x\>`},
+		{"an entity", "&lt;", "`&lt;`", `\&lt\;`},
+		{"a row of its own", "x |\n| a | b |", "`x \\|\\n\\| a \\| b \\|`", `x \|\\n\| a \| b \|`},
+		{"a backtick inside", "a`b", "``a`b``", "a\\`b"},
+		{"a run of three", "a```b``", "```` a```b`` ````", "a\\`\\`\\`b\\`\\`"},
+		{"a backtick first", "`x", "`` `x ``", "\\`x"},
+		{"spaces at both ends", " x ", "`  x  `", " x "},
+		{"a space at one end", " x", "` x`", " x"},
+		{"nothing", "", "", ""},
+		{"a backslash before a pipe", `a\|b`, "`a\\\\|b`", `a\\\|b`},
+		{"emphasis and a heading", "# *a* __b__", "`# *a* __b__`", `\# \*a\* \_\_b\_\_`},
+		{"an escape and a CR", "\x1b[2J\r", "`\\x1b[2J\\r`", `\\x1b\[2J\\r`},
+	} {
+		if got := mdCellCode(tt.in); got != tt.code {
+			t.Errorf("%s: mdCellCode(%q) = %q, want %q", tt.reason, tt.in, got, tt.code)
+		}
+		if got := mdPlain(tt.in); got != tt.plain {
+			t.Errorf("%s: mdPlain(%q) = %q, want %q", tt.reason, tt.in, got, tt.plain)
+		}
 	}
 }

@@ -182,7 +182,7 @@ func cmdConform(env Env, args []string) int {
 	results = shard.Reported(results)
 	conform.MarkProviders(results, f.providers)
 	unexpected, stale := baseline.Judge(results)
-	run := conform.RunInfo{API: format.Name, Agent: strings.Join(fs.Args(), " "), Cassette: f.cassette, Shard: shard.String()}
+	run := conform.RunInfo{API: format.Name, Agent: conform.AgentName(fs.Args()), Cassette: f.cassette, Shard: shard.String()}
 	if err := writeConformReports(env, f, run, results); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 1

@@ -24,6 +24,11 @@ the merge.
 md writes one JSON report as a Markdown table (case, verdict, the first
 difference) on stdout, as is: for a CI job's summary.
 
+Both read only what conform -json writes: a report with a field out of its
+range (a status of no verdict, a negative count, a shard that is not I/N,
+a case the catalog does not have, a newline in the agent's name) is
+refused with one line naming the file and the field.
+
 Exit status: 0 when every case passes or fails as the baseline says; 1 on a
 failure the baseline does not list, or a baseline entry that now passes;
 2 on a usage error or reports that cannot be merged.
