@@ -13,9 +13,10 @@ import (
 	"time"
 )
 
-// Every process an agent started is gone when its case ends: a background
-// child that outlives an agent exiting 0, and a setsid grandchild of an
-// agent killed at -timeout (and the child between them).
+// Every process an agent started is gone when its case ends, and named in
+// its details: a background child that outlives an agent exiting 0, and a
+// setsid grandchild of an agent killed at -timeout (the child between
+// them dies with the agent's group, killed at -timeout: not named).
 func TestNoProcessOutlivesItsCase(t *testing.T) {
 	t.Parallel()
 	only, _ := SelectCases(Cases(), []string{"clean"})
@@ -26,9 +27,9 @@ func TestNoProcessOutlivesItsCase(t *testing.T) {
 		details string
 	}{
 		{hostileBackground, slow * 10 * time.Second, []string{"background.pid"},
-			"the agent exited with code 0 without sending a request to the case's URL"},
+			"the agent exited with code 0 without sending a request to the case's URL; and it left 1 process behind: sleep"},
 		{hostileSession, slow * 2 * time.Second, []string{"kid.pid", "setsid.pid"},
-			"the agent sent no request and was still running after -timeout " + (slow * 2 * time.Second).String() + ": killed"},
+			"the agent sent no request and was still running after -timeout " + (slow * 2 * time.Second).String() + ": killed; and it left 1 process behind: sleep"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			dir := t.TempDir()
@@ -51,9 +52,10 @@ func TestNoProcessOutlivesItsCase(t *testing.T) {
 }
 
 // An agent dies with the conform that started it: SIGKILL a conform
-// mid-case and its agent is gone.
+// mid-case and its agent is gone. Not parallel: the small conform is a
+// child of this test process that no case started, which a sweep of a
+// case running alongside would take for a leftover and kill.
 func TestAgentDiesWithConform(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	exe, err := os.Executable()
 	if err != nil {
