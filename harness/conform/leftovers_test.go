@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -106,4 +109,97 @@ func killLeft(pid int) {
 	if ok, _ := running(pid); ok {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
+}
+
+// A daemon that detached itself from all a mark and a process group can
+// tell is still found, as conform is its parent once the agent exited:
+// one in a session of its own whose command line and environment are
+// rewritten, and one in a session of its own started with another mark.
+// The case names it and is a WARNING. Not parallel: with other cases
+// running, the sweep could not tell which one left it, and would name it
+// in theirs too.
+func TestDetachedDaemonDiesWithItsCase(t *testing.T) {
+	only, _ := SelectCases(Cases(), []string{"clean"})
+	for _, tt := range []struct{ mode, name string }{
+		{hostileRetitled, "retitled"},
+		{hostileRemarked, "sleep"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			dir := t.TempDir()
+			results, err := Run(context.Background(), Options{Folder: agentFolder, Command: hostileCommand(t, tt.mode, dir), Cases: only, Timeout: slow * 20 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid := readPid(t, dir, "daemon.pid")
+			defer killLeft(pid)
+			r := results[0]
+			want := "2 calls re-sent and answered; exit 0; but it left 1 process behind: " + tt.name
+			if r.Status != Warning || r.Details != want {
+				t.Errorf("%s: %s\nwant %s: %s\nstderr: %s", r.Status, r.Details, Warning, want, r.Stderr)
+			}
+			if ok, cmdline := running(pid); ok {
+				t.Errorf("the daemon %d (%q) still runs after its case ended", pid, cmdline)
+			}
+		})
+	}
+}
+
+// Orphans that exit while their case runs are reaped at once: none stays
+// a zombie of conform until the case ends. Not parallel: it counts all of
+// conform's zombies.
+func TestOrphansAreReapedAsTheyExit(t *testing.T) {
+	dir := t.TempDir()
+	only, _ := SelectCases(Cases(), []string{"clean"})
+	type ran struct {
+		results []Result
+		err     error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		results, err := Run(context.Background(), Options{Folder: agentFolder, Command: hostileCommand(t, hostileOrphans, dir), Cases: only, Timeout: slow * 60 * time.Second})
+		done <- ran{results, err}
+	}()
+	defer func() {
+		os.WriteFile(filepath.Join(dir, "release"), nil, 0o644)
+		r := <-done
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		want := "the agent exited with code 0 without sending a request to the case's URL"
+		if got := r.results[0].Details; got != want {
+			t.Errorf("details %q\nwant %q", got, want)
+		}
+	}()
+	if err := waitFile(dir, "orphans.done"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "orphans.pids"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphans := strings.Fields(string(b))
+	if len(orphans) != orphanCount {
+		t.Fatalf("%d orphans, want %d: %q", len(orphans), orphanCount, b)
+	}
+	self := os.Getpid()
+	var zombies, runs int
+	for deadline := time.Now().Add(slow * 5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		zombies, runs = 0, 0
+		procs := readProcs()
+		for _, p := range procs {
+			if p.ppid == self && p.state == 'Z' {
+				zombies++
+			}
+		}
+		for _, s := range orphans {
+			pid, _ := strconv.Atoi(s)
+			if p, ok := procs[pid]; ok && p.state != 'Z' {
+				runs++
+			}
+		}
+		if zombies == 0 && runs == 0 {
+			return
+		}
+	}
+	t.Errorf("mid-case: %d zombies of conform, %d of the %d orphans still running", zombies, runs, orphanCount)
 }
