@@ -57,7 +57,7 @@ func endAgent(lc *liveCase, groupKilled bool) []leftNote {
 		left := 0
 		live.Lock()
 		procs := readProcs()
-		v := sweepView{self: self, pgid: lc.agent, mark: lc.mark, agents: agents(), marks: map[string]bool{}}
+		v := sweepView{self: self, pgid: lc.agent, mark: lc.mark, agents: agents(lc), marks: map[string]bool{}}
 		for mark, other := range live.cases {
 			if other != lc {
 				v.marks[mark] = true

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,4 +203,68 @@ func TestOrphansAreReapedAsTheyExit(t *testing.T) {
 		}
 	}
 	t.Errorf("mid-case: %d zombies of conform, %d of the %d orphans still running", zombies, runs, orphanCount)
+}
+
+// With another case running alongside, an orphan that no mark ties to
+// one case is named in both: one of them left it. Not parallel, for the
+// same reason as above; the case alongside is only listed as running.
+func TestOrphanIsNamedInEveryCaseRunningAlongside(t *testing.T) {
+	other := &liveCase{id: "fault_other", mark: newMark()}
+	live.Lock()
+	live.cases[other.mark] = other
+	live.Unlock()
+	defer func() {
+		live.Lock()
+		delete(live.cases, other.mark)
+		live.Unlock()
+	}()
+	dir := t.TempDir()
+	only, _ := SelectCases(Cases(), []string{"clean"})
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Command: hostileCommand(t, hostileRemarked, dir), Cases: only, Timeout: slow * 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := readPid(t, dir, "daemon.pid")
+	defer killLeft(pid)
+	want := "2 calls re-sent and answered; exit 0; but it or a case running alongside it (fault_other) left 1 process behind: sleep"
+	if r := results[0]; r.Status != Warning || r.Details != want {
+		t.Errorf("%s: %s\nwant %s: %s", r.Status, r.Details, Warning, want)
+	}
+	live.Lock()
+	got := leftBehind(verdict{status: Success, details: "exit 0"}, other.shared)
+	live.Unlock()
+	if want := "exit 0; but it or a case running alongside it (clean) left 1 process behind: sleep"; got.status != Warning || got.details != want {
+		t.Errorf("the case alongside: %s: %s\nwant %s: %s", got.status, got.details, Warning, want)
+	}
+}
+
+// What a sweep picks, from a made-up /proc: conform is 100, the ending
+// case's agent group 299 and mark "own", another case runs with mark
+// "theirs" and agent 200.
+func TestLeftoversPicked(t *testing.T) {
+	procs := map[int]proc{
+		100: {ppid: 1, pgrp: 100},
+		200: {ppid: 100, pgrp: 200},             // the other case's agent
+		201: {ppid: 200, pgrp: 200},             // its child
+		300: {ppid: 100, pgrp: 299},             // the agent's group, orphaned
+		301: {ppid: 300, pgrp: 301},             // its child, in a group of its own
+		400: {ppid: 100, pgrp: 400},             // an orphan no case claims
+		401: {ppid: 400, pgrp: 401},             // its child
+		500: {ppid: 100, pgrp: 500},             // an orphan with the other case's mark
+		501: {ppid: 500, pgrp: 500},             // its child
+		600: {ppid: 100, pgrp: 200},             // an orphan in the other agent's group
+		700: {ppid: 100, pgrp: 700, state: 'Z'}, // an orphan that exited
+		701: {ppid: 100, pgrp: 701, exiting: true},
+		800: {ppid: 1, pgrp: 800},   // outside conform's tree, with the mark
+		801: {ppid: 1, pgrp: 299},   // outside conform's tree, in a group numbered like the agent's
+		900: {ppid: 1, pgrp: 900},   // outside, unmarked
+		950: {ppid: 100, pgrp: 950}, // an orphan with a mark of no running case
+	}
+	marks := map[int][]string{200: {"theirs"}, 201: {"theirs"}, 500: {"theirs"}, 501: {"theirs"}, 800: {"own"}, 950: {"gone"}}
+	v := sweepView{self: 100, pgid: 299, mark: "own", marks: map[string]bool{"theirs": true}, agents: map[int]bool{200: true}}
+	got := v.leftovers(procs, func(pid int) []string { return marks[pid] })
+	want := map[int]finding{300: ownProc, 301: ownProc, 800: ownProc, 400: orphanProc, 401: orphanProc, 950: orphanProc}
+	if !maps.Equal(got, want) {
+		t.Errorf("picked %v\nwant %v", got, want)
+	}
 }

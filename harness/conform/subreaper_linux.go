@@ -33,11 +33,12 @@ var live = struct {
 	cases map[string]*liveCase
 }{cases: map[string]*liveCase{}}
 
-// agents is the pids of the running agents; live is locked.
-func agents() map[int]bool {
+// agents is the pids of the running agents but except's (nil: all of
+// them); live is locked.
+func agents(except *liveCase) map[int]bool {
 	pids := map[int]bool{}
 	for _, lc := range live.cases {
-		if lc.agent != 0 {
+		if lc.agent != 0 && lc != except {
 			pids[lc.agent] = true
 		}
 	}
@@ -92,7 +93,7 @@ func reapOrphans() {
 	live.Lock()
 	defer live.Unlock()
 	self := os.Getpid()
-	busy := agents()
+	busy := agents(nil)
 	for pid, p := range readProcs() {
 		if p.ppid == self && p.state == 'Z' && !busy[pid] {
 			var ws syscall.WaitStatus
