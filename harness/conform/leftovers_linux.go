@@ -57,7 +57,7 @@ func endAgent(lc *liveCase, groupKilled bool) []leftNote {
 		left := 0
 		live.Lock()
 		procs := readProcs()
-		v := sweepView{self: self, pgid: lc.agent, mark: lc.mark, agents: agents(lc), marks: map[string]bool{}}
+		v := sweepView{self: self, sid: procs[self].sid, pgid: lc.agent, mark: lc.mark, agents: agents(lc), marks: map[string]bool{}}
 		for mark, other := range live.cases {
 			if other != lc {
 				v.marks[mark] = true
@@ -89,7 +89,7 @@ func endAgent(lc *liveCase, groupKilled bool) []leftNote {
 		// is conform's child.
 		for pid, p := range procs {
 			_, isFound := found[pid]
-			if !isFound && (p.ppid != self || v.agents[pid] || !(p.state == 'Z' || p.exiting)) {
+			if !isFound && (p.ppid != self || p.sid == v.sid || v.agents[pid] || !(p.state == 'Z' || p.exiting)) {
 				continue
 			}
 			if p.ppid == self && !v.agents[pid] {
@@ -140,10 +140,11 @@ func without(ids []string, id string) []string {
 }
 
 // A sweepView is what a sweep knows when it picks the leftovers: conform's
-// pid, the ending case's agent group and mark, the other running cases'
-// marks and the running agents' pids.
+// pid and session, the ending case's agent (its pid, which is also its
+// session and group) and mark, the other running cases' marks and the
+// running agents' pids.
 type sweepView struct {
-	self, pgid int
+	self, sid, pgid int
 	mark       string
 	marks      map[string]bool
 	agents     map[int]bool
@@ -182,11 +183,11 @@ func (v sweepView) leftovers(procs map[int]proc, marksOf func(pid int) []string)
 		marks := marksOf(pid)
 		r := root(pid)
 		switch {
-		case slices.Contains(marks, v.mark) || (p.pgrp == v.pgid && r != 0):
+		case slices.Contains(marks, v.mark) || (r != 0 && (p.pgrp == v.pgid || p.sid == v.pgid)):
 			found[pid] = ownProc
-		case slices.ContainsFunc(marks, func(m string) bool { return v.marks[m] }) || (r != 0 && v.agents[p.pgrp]):
+		case slices.ContainsFunc(marks, func(m string) bool { return v.marks[m] }) || (r != 0 && (v.agents[p.pgrp] || v.agents[p.sid])):
 			claimed[pid] = true
-		case r == pid && !p.exiting && p.state != 'Z':
+		case r == pid && p.sid != v.sid && !p.exiting && p.state != 'Z':
 			found[pid] = orphanProc
 		}
 	}
@@ -208,7 +209,7 @@ func (v sweepView) leftovers(procs map[int]proc, marksOf func(pid int) []string)
 
 // proc is what a sweep reads of one process in /proc/PID/stat.
 type proc struct {
-	ppid, pgrp int
+	ppid, pgrp, sid int
 	state      byte // R, S, D, Z, ...
 	exiting    bool // PF_EXITING: it is in exit(), and its environment is gone
 	comm       string
@@ -217,7 +218,7 @@ type proc struct {
 // pfExiting is PF_EXITING from linux/sched.h, in /proc/PID/stat's flags.
 const pfExiting = 0x4
 
-// readProcs reads every process's parent, group, state and name.
+// readProcs reads every process's parent, group, session, state and name.
 func readProcs() map[int]proc {
 	procs := map[int]proc{}
 	entries, _ := os.ReadDir("/proc")
@@ -242,8 +243,9 @@ func readProcs() map[int]proc {
 		}
 		ppid, _ := strconv.Atoi(f[1])
 		pgrp, _ := strconv.Atoi(f[2])
+		sid, _ := strconv.Atoi(f[3])
 		flags, _ := strconv.ParseUint(f[6], 10, 64)
-		procs[pid] = proc{ppid: ppid, pgrp: pgrp, state: f[0][0], exiting: flags&pfExiting != 0, comm: string(stat[open+1 : end])}
+		procs[pid] = proc{ppid: ppid, pgrp: pgrp, sid: sid, state: f[0][0], exiting: flags&pfExiting != 0, comm: string(stat[open+1 : end])}
 	}
 	return procs
 }

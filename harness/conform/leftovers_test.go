@@ -238,32 +238,36 @@ func TestOrphanIsNamedInEveryCaseRunningAlongside(t *testing.T) {
 	}
 }
 
-// What a sweep picks, from a made-up /proc: conform is 100, the ending
-// case's agent group 299 and mark "own", another case runs with mark
-// "theirs" and agent 200.
+// What a sweep picks, from a made-up /proc: conform is 100, in session
+// 100; the ending case's agent was 299 (its session and group) with mark
+// "own"; another case runs with mark "theirs" and agent 200.
 func TestLeftoversPicked(t *testing.T) {
 	procs := map[int]proc{
-		100: {ppid: 1, pgrp: 100},
-		200: {ppid: 100, pgrp: 200},             // the other case's agent
-		201: {ppid: 200, pgrp: 200},             // its child
-		300: {ppid: 100, pgrp: 299},             // the agent's group, orphaned
-		301: {ppid: 300, pgrp: 301},             // its child, in a group of its own
-		400: {ppid: 100, pgrp: 400},             // an orphan no case claims
-		401: {ppid: 400, pgrp: 401},             // its child
-		500: {ppid: 100, pgrp: 500},             // an orphan with the other case's mark
-		501: {ppid: 500, pgrp: 500},             // its child
-		600: {ppid: 100, pgrp: 200},             // an orphan in the other agent's group
-		700: {ppid: 100, pgrp: 700, state: 'Z'}, // an orphan that exited
-		701: {ppid: 100, pgrp: 701, exiting: true},
-		800: {ppid: 1, pgrp: 800},   // outside conform's tree, with the mark
-		801: {ppid: 1, pgrp: 299},   // outside conform's tree, in a group numbered like the agent's
-		900: {ppid: 1, pgrp: 900},   // outside, unmarked
-		950: {ppid: 100, pgrp: 950}, // an orphan with a mark of no running case
+		100: {ppid: 1, pgrp: 100, sid: 100},
+		200: {ppid: 100, pgrp: 200, sid: 200},                // the other case's agent
+		201: {ppid: 200, pgrp: 200, sid: 200},                // its child
+		300: {ppid: 100, pgrp: 299, sid: 299},                // the agent's group, orphaned
+		301: {ppid: 300, pgrp: 301, sid: 301},                // its child, in a session of its own
+		302: {ppid: 100, pgrp: 302, sid: 299},                // the agent's session, another group, orphaned
+		400: {ppid: 100, pgrp: 400, sid: 400},                // an orphan no case claims
+		401: {ppid: 400, pgrp: 401, sid: 400},                // its child
+		500: {ppid: 100, pgrp: 500, sid: 500},                // an orphan with the other case's mark
+		501: {ppid: 500, pgrp: 500, sid: 500},                // its child
+		600: {ppid: 100, pgrp: 200, sid: 200},                // an orphan in the other agent's group
+		601: {ppid: 100, pgrp: 601, sid: 200},                // one in the other agent's session
+		700: {ppid: 100, pgrp: 700, sid: 700, state: 'Z'},    // an orphan that exited
+		701: {ppid: 100, pgrp: 701, sid: 701, exiting: true}, // one exiting
+		800: {ppid: 1, pgrp: 800, sid: 800},                  // outside conform's tree, with the mark
+		801: {ppid: 1, pgrp: 299, sid: 299},                  // outside conform's tree, in a group numbered like the agent's
+		900: {ppid: 1, pgrp: 900, sid: 900},                  // outside, unmarked
+		950: {ppid: 100, pgrp: 950, sid: 950},                // an orphan with a mark of no running case
+		960: {ppid: 100, pgrp: 100, sid: 100},                // a child the program running conform started
+		961: {ppid: 100, pgrp: 961, sid: 100},                // one in a group of its own
 	}
 	marks := map[int][]string{200: {"theirs"}, 201: {"theirs"}, 500: {"theirs"}, 501: {"theirs"}, 800: {"own"}, 950: {"gone"}}
-	v := sweepView{self: 100, pgid: 299, mark: "own", marks: map[string]bool{"theirs": true}, agents: map[int]bool{200: true}}
+	v := sweepView{self: 100, sid: 100, pgid: 299, mark: "own", marks: map[string]bool{"theirs": true}, agents: map[int]bool{200: true}}
 	got := v.leftovers(procs, func(pid int) []string { return marks[pid] })
-	want := map[int]finding{300: ownProc, 301: ownProc, 800: ownProc, 400: orphanProc, 401: orphanProc, 950: orphanProc}
+	want := map[int]finding{300: ownProc, 301: ownProc, 302: ownProc, 800: ownProc, 400: orphanProc, 401: orphanProc, 950: orphanProc}
 	if !maps.Equal(got, want) {
 		t.Errorf("picked %v\nwant %v", got, want)
 	}

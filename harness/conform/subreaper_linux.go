@@ -94,8 +94,9 @@ func reapOrphans() {
 	defer live.Unlock()
 	self := os.Getpid()
 	busy := agents(nil)
-	for pid, p := range readProcs() {
-		if p.ppid == self && p.state == 'Z' && !busy[pid] {
+	procs := readProcs()
+	for pid, p := range procs {
+		if p.ppid == self && p.sid != procs[self].sid && p.state == 'Z' && !busy[pid] {
 			var ws syscall.WaitStatus
 			syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 		}
