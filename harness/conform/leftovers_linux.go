@@ -29,11 +29,13 @@ var sweeping sync.Mutex
 //
 // A process is the case's (own) when it carries the case's mark
 // (markVariable=mark, inherited by whatever the agent starts), when it is
-// in conform's tree and in the agent's process group, or when it descends
-// from such a process. On top of those, a process is an orphan of some
-// case when conform, as subreaper, is its parent and it is no running
-// agent, carries no running case's mark and is in no running agent's
-// group, or when it descends from one; an orphan also stays in conform's
+// in conform's tree and in the agent's session or process group, or when
+// it descends from such a process. On top of those, a process is an
+// orphan of some case when conform, as subreaper, is its parent, it is
+// outside conform's session (so no child the program running conform
+// started there), it is no running agent, carries no running case's mark
+// and is in no running agent's session or group, or when it descends
+// from one; an orphan also stays in conform's
 // tree whatever it changed of itself (session, group, environment, command
 // line), so it is found however it detached. A sweep kills both kinds.
 //
@@ -145,9 +147,9 @@ func without(ids []string, id string) []string {
 // running agents' pids.
 type sweepView struct {
 	self, sid, pgid int
-	mark       string
-	marks      map[string]bool
-	agents     map[int]bool
+	mark            string
+	marks           map[string]bool
+	agents          map[int]bool
 }
 
 // A finding is why a process is a leftover.
@@ -210,9 +212,9 @@ func (v sweepView) leftovers(procs map[int]proc, marksOf func(pid int) []string)
 // proc is what a sweep reads of one process in /proc/PID/stat.
 type proc struct {
 	ppid, pgrp, sid int
-	state      byte // R, S, D, Z, ...
-	exiting    bool // PF_EXITING: it is in exit(), and its environment is gone
-	comm       string
+	state           byte // R, S, D, Z, ...
+	exiting         bool // PF_EXITING: it is in exit(), and its environment is gone
+	comm            string
 }
 
 // pfExiting is PF_EXITING from linux/sched.h, in /proc/PID/stat's flags.
