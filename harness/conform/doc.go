@@ -40,7 +40,7 @@
 // panic is exit code 2 with the value and stack on stderr. Package
 // conformtest runs it from go test.
 //
-// # What an agent gets, and what it leaves (credentials.go, mark.go, leftovers_linux.go, deathsig_linux.go, caps.go)
+// # What an agent gets, and what it leaves (credentials.go, mark.go, subreaper_linux.go, leftovers_linux.go, leftbehind.go, deathsig_linux.go, caps.go)
 //
 // The agent starts from Command.Env (nil: conform's own environment) less
 // every credential (ScrubEnv, IsCredential): each variable of a model
@@ -49,12 +49,27 @@
 // *_AUTH_TOKEN, *_SECRET*, *_PASSWORD, *_CREDENTIALS, PAT), but those
 // Command.PassEnv names (-pass-env); then the dummies above are set. It
 // also gets AGENTVCR_CONFORM_MARK, a random value per case that whatever
-// it starts inherits. On Linux conform makes its process a child
-// subreaper, and when the case ends it kills every process carrying the
-// case's mark, every process of the agent's group left in conform's tree,
-// and their descendants, and reaps them (a process that clears its
-// environment, leaves the group and outlives its parent is not found; on
-// other systems the process group alone is killed). Each agent gets
+// it starts inherits. The agent runs in a session of its own (Unix; no
+// controlling terminal). On Linux conform makes its process a child
+// subreaper, so whatever an agent starts stays in conform's tree however
+// it detaches (a new session, another mark, a rewritten command line and
+// environment), and reaps those orphans as they exit (waiting for each by
+// its pid, never for any child, so os/exec keeps its agents' statuses).
+// When a case ends it kills every process carrying the case's mark, every
+// process of the agent's session or group left in conform's tree, every
+// child of conform outside conform's session that is no running agent and
+// that no running case claims (by its mark, session or group), and their
+// descendants, and reaps them. The case's details name what was still
+// running ("it left 1 process behind: sleep"; what the -timeout kill of
+// the agent's group ended is not named), and it is at least a WARNING. An
+// orphan no mark ties to one case was started by the ending case or by
+// one running at its end (each that ended before killed the orphans
+// there were): with -p 1 it is the ending case's; with more it is named
+// in every case running then ("it or a case running alongside it (ids)
+// left ..."). A program running conform keeps the children it starts in
+// its own session; one it starts in a session of its own, or one that
+// such a child leaves, is taken for a leftover. On other systems the
+// process group alone is killed at -timeout, and nothing is named. Each agent gets
 // SIGKILL when conform dies (Pdeathsig, with the forking goroutine locked
 // to its thread until the agent was waited for, since the signal follows
 // the thread); the processes the agent started do not, until their case's

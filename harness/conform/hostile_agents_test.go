@@ -115,6 +115,9 @@ func hostileAgent(mode string) int {
 		fmt.Fprint(os.Stderr, "starting\n\x1b]0;pwned\x07\x1b[31mred\x1b[0m and a bell\x07\n")
 		return 1
 	}
+	if code, ok := hostileDaemon(mode); ok {
+		return code
+	}
 	return 4
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,11 +30,14 @@ type procResult struct {
 	exitCode       int
 	startErr       error
 	timedOut       bool
+	// left is what the agent left running, killed when it ended.
+	left []leftNote
 }
 
-// runAgent runs cmd with extra environment variables until it exits or
-// timeout passes; then it and every process it started are killed (sweep).
-func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Duration) procResult {
+// runAgent runs cmd as case id's agent with extra environment variables
+// until it exits or timeout passes; then it and every process it started
+// are killed (endAgent).
+func runAgent(ctx context.Context, cmd Command, id string, extra []string, timeout time.Duration) procResult {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, cmd.Path, cmd.Args...)
@@ -49,20 +53,23 @@ func runAgent(ctx context.Context, cmd Command, extra []string, timeout time.Dur
 	c.Stdout, c.Stderr = stdout, stderr
 	c.Stdin = nil
 	setProcessGroup(c)
+	var groupKilled atomic.Bool
+	kill := c.Cancel
+	c.Cancel = func() error { groupKilled.Store(true); return kill() }
 	tieToConform(c)
-	becomeSubreaper()
 	// A grandchild that keeps the output pipes open must not hold conform:
 	// after the kill, Wait gives up on the pipes.
 	c.WaitDelay = time.Second
 	var res procResult
 	unlock := lockThread()
 	defer unlock()
-	if err := c.Start(); err != nil {
+	lc, err := startAgent(c, id, mark)
+	if err != nil {
 		res.startErr = err
 		return res
 	}
-	err := c.Wait()
-	sweep(mark, c.Process.Pid)
+	err = c.Wait()
+	res.left = endAgent(lc, groupKilled.Load())
 	res.stdout, res.stderr = stdout.bytes(), stderr.bytes()
 	var exit *exec.ExitError
 	switch {

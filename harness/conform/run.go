@@ -372,7 +372,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	if opt.Agent != nil {
 		p = runAgentFunc(ctx, opt.Agent, extra, max(timeout, bound), opt.funcGrace)
 	} else {
-		p = runAgent(ctx, opt.Command, extra, max(timeout, bound))
+		p = runAgent(ctx, opt.Command, st.c.ID, extra, max(timeout, bound))
 	}
 	if st.endDeadline() {
 		p.timedOut, p.exitCode = true, -1
@@ -412,6 +412,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	if isFirstCase(st.c.ID) && st.conv != nil {
 		v.details += st.conv.note
 	}
+	v = leftBehind(v, p.left)
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
 		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted}
