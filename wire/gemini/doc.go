@@ -40,23 +40,51 @@
 // Each event's data is one GenerateContentResponse (Google frames events
 // with CRLF; any line end reads), read by a fast path without reflection
 // when it has the usual shape and by encoding/json otherwise, to the same
-// result (a fuzz test holds the two together). Only the first candidate (index 0) is the
-// turn; others are dropped with a warning. Its content's parts merge in
-// order: text parts join the turn's text; parts with "thought": true are
-// reasoning (agent.ThinkingReasoning, shown apart, never sent back); a
-// functionCall part is a call, whole (Gemini never splits one), its args
-// compacted ("{}" when absent or null), its id kept or made up (CallID, its
-// position in the turn), its thoughtSignature in ExtraContent. A functionCall
-// part without a name continues the call before it, its args members laid
-// over that call's (proxies that split a call send the name first), with a
-// warning. A candidate without content changes nothing. The first
-// finishReason is FinishReason, as Gemini names it (STOP with and without
-// calls, MAX_TOKENS, SAFETY, RECITATION; MALFORMED_FUNCTION_CALL with no
-// call is ErrMalformedFunctionCall); promptFeedback.blockReason ends a turn
-// whose prompt was blocked. The last usageMetadata is the usage (thoughts
-// count as completion tokens). An object with an "error" member, Google's
-// {"code","message","status"}, is a *agent.StreamError (status as its type);
-// a stream with no finishReason is agent.ErrTruncatedStream.
+// result (a fuzz test holds the two together). Only the first candidate
+// (index 0) is the turn, the rule the chat format applies to several
+// choices; parts of others are dropped with a warning. Its content's parts
+// merge in order: text parts join the turn's text; parts with
+// "thought": true are reasoning (agent.ThinkingReasoning, shown apart, never
+// sent back); a functionCall part is a call, its args compacted ("{}" when
+// absent or null), its id kept or made up (CallID, its position in the
+// turn), its thoughtSignature in ExtraContent. A functionCall part without
+// a name continues the call before it, its args members laid over that
+// call's (proxies that split a call send the name first), with a warning.
+//
+// A call's arguments may also stream (Vertex AI's
+// streamFunctionCallArguments, Gemini 3): the part that names the call says
+// willContinue, the parts after it carry partialArgs, each a jsonPath
+// ("$.a.b[2]", "$['key']") and one of stringValue, numberValue, boolValue
+// or nullValue, and the call ends at a part that does not say willContinue
+// or at an empty functionCall ({}). The arguments are built exactly: objects
+// keep their keys in the order the stream first named them, arrays grow by
+// index (a hole left is null), the pieces of one string are appended in
+// order, and a piece that contradicts what is built (an index into an
+// object, a number where a string grows) is an error, never a guess. A part
+// naming another call ends the open one with a warning. A stream that ends
+// with a call still open is agent.ErrTruncatedStream; finishReason
+// MAX_TOKENS with a call open is an agent.OutputLimitError; another
+// finishReason with a call open ends the call, with a warning.
+//
+// Several finishReasons may come (code execution sends STOP mid-stream and
+// goes on): the last is FinishReason, with a warning when they differ, as
+// Gemini names it (STOP with and without calls, MAX_TOKENS, SAFETY,
+// RECITATION, ...); finishMessage, when sent, is part of the error it
+// explains (a refused call, a blocked answer). No call of a turn runs when
+// the model's calls are invalid: MALFORMED_FUNCTION_CALL is ErrMalformedFunctionCall and
+// UNEXPECTED_TOOL_CALL is ErrUnexpectedToolCall, with or without call parts
+// before them, the same refusal as a call cut by the output limit. A turn
+// with no text and no call whose prompt was blocked
+// (promptFeedback.blockReason) or whose answer was (finishReason SAFETY,
+// RECITATION, PROHIBITED_CONTENT, BLOCKLIST, SPII, IMAGE_SAFETY, LANGUAGE or
+// OTHER) is a *BlockedError, matched by errors.Is(err, ErrBlocked), naming
+// the reason; a turn that has content keeps it, with that finish reason.
+// The last usageMetadata is the usage (thoughts count as completion
+// tokens). An object with an "error" member, Google's
+// {"code","message","status"}, is a *agent.StreamError (status as its
+// type), whether it comes as an event's data or, as Google sends it when a
+// request is cancelled mid-stream, as a bare JSON line between events; a
+// stream with no finishReason is agent.ErrTruncatedStream.
 //
 // Check adds to agent.CheckMessages the rule Gemini answers with a 400:
 // every functionCall of a model content has a name and is answered, in
