@@ -22,9 +22,10 @@ type partialArg struct {
 
 // argsBuilder builds one call's arguments from its partialArgs: an object
 // whose members keep the order in which their paths first came, arrays
-// filled by index, strings joined piece by piece. Each string is a buffer
-// of its own, so a call whose arguments stream in a million pieces costs
-// what its arguments weigh, not the square of it.
+// filled by index, strings joined piece by piece. Each string is a
+// textValue of its own, so a call whose arguments stream in a million
+// pieces costs what its arguments weigh, not the square of it, and JSON
+// writes the text once into a buffer sized for it.
 type argsBuilder struct {
 	root node
 }
@@ -35,7 +36,7 @@ type node struct {
 	keys  []string         // object: member names in first-seen order
 	vals  map[string]*node // object: members by name
 	elems []*node          // array
-	str   []byte           // string: the text joined so far
+	str   textValue        // string: the text joined so far
 	raw   []byte           // scalar: the number, true, false or null as JSON
 }
 
@@ -102,7 +103,8 @@ func readNode(dec *json.Decoder, n *node) error {
 		_, err = dec.Token() // the closing delimiter
 		return err
 	case string:
-		*n = node{kind: text, str: []byte(t)}
+		*n = node{kind: text}
+		n.str.add(t)
 	case json.Number:
 		*n = node{kind: scalar, raw: []byte(t)}
 	case bool:
@@ -157,7 +159,7 @@ func (b *argsBuilder) add(pa partialArg) error {
 		default:
 			return fmt.Errorf("partialArgs path %q: a string piece where %s is", pa.JSONPath, n.kind)
 		}
-		n.str = append(n.str, *pa.StringValue...)
+		n.str.add(*pa.StringValue)
 	case len(pa.NumberValue) > 0:
 		num := bytes.TrimSpace(pa.NumberValue)
 		if !isJSONNumber(num) {
@@ -199,27 +201,58 @@ func (n *node) step(seg pathSeg, path string, before []pathSeg) (*node, error) {
 // order their paths came, strings escaped as encoding/json escapes them
 // without HTML escaping (what Gemini itself sends in args), holes null.
 func (b *argsBuilder) JSON() string {
-	var out bytes.Buffer
+	var out strings.Builder
+	out.Grow(b.root.size())
 	b.root.write(&out)
-	return out.String()
+	return out.String() // a strings.Builder hands over its buffer: no copy
 }
 
-func (n *node) write(out *bytes.Buffer) {
+// size is about how long n's JSON text is: exact but for escapes, which
+// only lengthen it, so the buffer JSON writes into grows rarely.
+func (n *node) size() int {
+	switch n.kind {
+	case hole:
+		return len("null")
+	case scalar:
+		return len(n.raw)
+	case text:
+		return n.str.n + 2
+	case object:
+		size := 2 + len(n.keys) // braces, colons and commas
+		for _, k := range n.keys {
+			size += len(k) + 2 + n.vals[k].size()
+		}
+		return size
+	default: // array
+		size := 2 + len(n.elems)
+		for _, e := range n.elems {
+			size += e.size()
+		}
+		return size
+	}
+}
+
+func (n *node) write(out *strings.Builder) {
 	switch n.kind {
 	case hole:
 		out.WriteString("null")
 	case scalar:
 		out.Write(n.raw)
 	case text:
-		writeJSONString(out, n.str)
+		out.WriteByte('"')
+		for _, seg := range n.str.segments() {
+			writeJSONChars(out, seg)
+		}
+		out.WriteByte('"')
 	case object:
 		out.WriteByte('{')
 		for i, k := range n.keys {
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			writeJSONString(out, []byte(k))
-			out.WriteByte(':')
+			out.WriteByte('"')
+			writeJSONChars(out, k)
+			out.WriteString(`":`)
 			n.vals[k].write(out)
 		}
 		out.WriteByte('}')
@@ -233,16 +266,6 @@ func (n *node) write(out *bytes.Buffer) {
 		}
 		out.WriteByte(']')
 	}
-}
-
-// writeJSONString writes s as a JSON string the way encoding/json does with
-// SetEscapeHTML(false): '"', '\\' and control characters escaped, invalid
-// UTF-8 as U+FFFD, U+2028 and U+2029 escaped, everything else as it is.
-func writeJSONString(out *bytes.Buffer, s []byte) {
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(string(s))   // a string always encodes
-	out.Truncate(out.Len() - 1) // Encode's newline
 }
 
 // isJSONNumber reports whether b is one JSON number and nothing else.
