@@ -17,7 +17,7 @@ import (
 // remembers where it lies, and the replay reads it from there as the
 // caller reads the response, through the same blockScalar or
 // quotedScalar, so the bytes are the decoded ones. A replay then holds the
-// requests, never an answer whole (issue 23: a 54 MB answer sat in memory
+// requests, never an answer whole (a 54 MB answer once sat in memory
 // while the agent held the 21 MB of text it merged from it).
 //
 // The file stays open from the decode to Stop, so a file removed or

@@ -9,9 +9,9 @@ import (
 )
 
 // The credentials a request carries, by where they travel. A recording
-// proxy makes each a secret of its recording (issue 22: a Gemini ?key=, an
-// Ocp-Apim-Subscription-Key and an x-goog-api-key were echoed by the
-// upstream and written to the cassette).
+// proxy makes each a secret of its recording (a Gemini ?key=, an
+// Ocp-Apim-Subscription-Key and an x-goog-api-key, echoed by the upstream,
+// were once written to the cassette).
 
 // authHeaders are the headers whose whole value is a credential, whatever
 // its length.

@@ -9,8 +9,8 @@ import (
 )
 
 // A miss's diff is bounded where it is printed (the error's text, a 404
-// body, a log line): issue 22 saw one near miss with an extra 8 MiB member
-// write 9.3 MB to stderr.
+// body, a log line): one near miss with an extra 8 MiB member once wrote
+// 9.3 MB to stderr.
 const (
 	// MaxDiffLines bounds the lines of a MissError's Diff.
 	MaxDiffLines = 40

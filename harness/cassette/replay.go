@@ -19,8 +19,8 @@ import (
 // recorded status, headers and body. The body is read from the decoded
 // string itself, so a replay holds each body once, and it is dropped from
 // loaded as it is served (an interaction serves one request at most): once
-// the caller has read the answer, its memory can be reused (issue 23: a
-// 52 MiB answer stayed while the agent held the text it merged from it).
+// the caller has read the answer, its memory can be reused (a 52
+// MiB answer once stayed while the agent held the text it merged from it).
 // Open replays a file without holding its answers at all (answer.go).
 func Replay(file string, loaded *vcr.Cassette, opts Options) *Cassette {
 	c := &Cassette{file: file, name: opts.Name, mode: ModeReplay, opts: opts, loaded: loaded}

@@ -15,8 +15,8 @@ import (
 // written, to the temporary file beside the cassette and then renamed over
 // it. Nothing unscanned ever sits on disk, so a recording killed during
 // its save (SIGKILL, the OOM killer) leaves at most a clean partial file,
-// which the next recording of the same cassette removes and reports (issue
-// 22: a 20 MB temporary file held a key split across stream deltas).
+// which the next recording of the same cassette removes and reports (a
+// 20 MB temporary file once held a key split across stream deltas).
 
 // keep is the recording's capture filter: go-vcr calls it with each
 // interaction as it is recorded, before it adds it to its cassette.

@@ -30,8 +30,8 @@ func splitKeyServer(t *testing.T) *httptest.Server {
 
 // The leak is found in memory, before any file is opened: a directory
 // planted at the temporary file's path is never touched (go-vcr's save
-// would fail on it first), and nothing is written (issue 22: a recording
-// killed during its save left the key on disk).
+// would fail on it first), and nothing is written (a recording
+// killed during its save once left the key on disk).
 func TestRecordingScansBeforeItWritesAnything(t *testing.T) {
 	srv := splitKeyServer(t)
 	dir := t.TempDir()

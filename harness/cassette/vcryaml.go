@@ -17,7 +17,7 @@ import (
 // bodies with line breaks) and hand anything else to yaml.v3. The fast
 // path exists for memory: yaml.v3 builds a body by appending to a growing
 // buffer, keeps a node tree of it and copies it into the string, so a 52
-// MiB body once cost 250 MiB (issue 23). Here each answer is decoded once,
+// MiB body once cost 250 MiB. Here each answer is decoded once,
 // straight into an arena sized from the input's length (a decoded scalar
 // is never longer than its raw form, bar the \L and \P escapes, which grow
 // the arena), and the answers are views of the arena. What the fast path

@@ -51,7 +51,7 @@ const (
 	// in the same stream (responses_second_response). Stopping at the
 	// first end and going on with its turn (judged as ExpectSame) and
 	// refusing the stream (judged as ExpectBroken) are both right; sending
-	// on anything of the second response is not (issue 19: the case failed
+	// on anything of the second response is not (the case once failed
 	// agents that stop reading at the first response.completed).
 	ExpectFirstOrBroken
 )
@@ -137,7 +137,7 @@ func Cases() []Case {
 			c.Expect = ExpectBadArgs
 		}
 		// the other answer's decoy call only in the tool turn: a conclusion
-		// carrying it fed the loop of agents that took it (issue 19)
+		// carrying it fed the loop of agents that took it
 		c.ToolTurnOnly = q.Name == "several_choices"
 		cases = append(cases, c)
 	}

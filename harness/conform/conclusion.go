@@ -2,7 +2,7 @@ package conform
 
 // The conclusion is the probe's last turn: text and no call, so an agent
 // that read it has nothing left to ask. A sign that it did not read it
-// even though it exits 0 (issue 19: Qwen Code sent the same request five
+// even though it exits 0 (Qwen Code sent the same request five
 // times on content_parts, then exited 0 with an empty answer); the other,
 // an answer printed in the clean case and lost in this one, is the
 // printed-answer rule's (garbage.go):

@@ -9,7 +9,7 @@ import (
 // A benign case is decided by the first request that re-sends the tool
 // turn wrong: nothing the agent does after it changes the verdict. conform
 // then answers that request 400 and stops the agent at once, rather than
-// feed a loop (issue 19: agents that took several_choices' decoy sent 268
+// feed a loop (agents that took several_choices' decoy sent 268
 // to 2,840 requests until -timeout).
 
 // decided reports whether req, the n-th request of the case, fixes a

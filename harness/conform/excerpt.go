@@ -14,7 +14,7 @@ var errorWord = regexp.MustCompile(`(?i)\b(error|err|fatal|panic|exception|faile
 // stderrExcerpt is " (stderr: ...)" quoting the agent's stderr, or "": the
 // first line that says error, then " … " and the last lines, each cut to
 // 200 bytes. The last line alone ("]", "[object Object]") rarely names the
-// cause, the first error line does (issue 19: opencode's schema error, a
+// cause, the first error line does (opencode's schema error, a
 // Qwen Code warning on every first line).
 func stderrExcerpt(stderr []byte) string {
 	var lines []string

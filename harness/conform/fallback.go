@@ -10,8 +10,8 @@ import (
 )
 
 // A request of the conversation that asks for no stream ("stream": false:
-// Claude Code retries so a stream it could not read or that stalled, issue
-// 19) gets the format's non-streamed answer of the turn it asks for
+// Claude Code retries so a stream it could not read or that stalled) gets
+// the format's non-streamed answer of the turn it asks for
 // (Format.Response), and is judged like any other request. The faults a
 // case serves on its first attempt stay: 429 and 500 answer it as they
 // answer a stream; a stall or a reset, which break a stream, serve the

@@ -4,7 +4,7 @@ import "strings"
 
 // followClean marks the failures of every other case as following from the
 // first case's (clean, or replay), when that one fails: a maintainer reads
-// the cause first (issue 19: a 429 retried right was blamed for what the
+// the cause first (a 429 retried right was once blamed for what the
 // clean case shows too).
 func followClean(results []Result) {
 	if len(results) == 0 || results[0].Status != Failure || !isFirstCase(results[0].Case.ID) {

@@ -3,7 +3,7 @@ package conform
 import "strings"
 
 // On a benign case the assistant message must re-send the text the stream
-// delivered, as merged (issue 19: on content_parts four agents re-sent
+// delivered, as merged (on content_parts four agents re-sent
 // `[{"type":"text",...}]`, "[object Object]" or null, and conform said
 // SUCCESS because it compared the calls only). A text dropped, garbled or
 // dumped as JSON loses what the model said; the printed answer is checked

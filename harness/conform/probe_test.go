@@ -119,7 +119,7 @@ func TestActName(t *testing.T) {
 	}
 }
 
-// The tools real agents offer (issue 19, measured on Claude Code 2.1.332,
+// The tools real agents offer (measured on Claude Code 2.1.332,
 // Qwen Code 0.24.4 and Gemini CLI 0.61.0, schemas cut to what picking
 // reads): the probe picks two tools that read the folder, gives path
 // parameters paths that exist in it and puts the probe strings in

@@ -10,7 +10,7 @@ import (
 
 // killGrace is how long the agent's group has between SIGTERM and SIGKILL
 // at -timeout: a wrapper's EXIT trap removes its temporary home, an agent
-// flushes its log to stderr (issue 19: opencode homes were left behind).
+// flushes its log to stderr (SIGKILL alone left opencode's homes behind).
 const killGrace = 2 * time.Second
 
 // setProcessGroup starts the agent in a session of its own, so in a process

@@ -12,7 +12,7 @@ import (
 // OpenAI's reasoning items). An agent that targets other providers need not
 // send it: -provider names the ones it targets, and a failing echo case of
 // another provider is reported apart (Result.OtherProvider) and does not
-// fail the run (issue 19: opencode and Qwen Code configured for an
+// fail the run (opencode and Qwen Code configured for an
 // OpenAI-compatible provider failed echo_signature).
 
 // Providers are the names -provider takes, besides "all".

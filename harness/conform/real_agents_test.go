@@ -12,7 +12,7 @@ import (
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
-// The agents built after what real coding agents do (issue 19): each plays
+// The agents built after what real coding agents do: each plays
 // the good chat agent (agentGood) with one behaviour of Claude Code,
 // opencode or Qwen Code added, and must get exactly the verdict the policy
 // gives that behaviour.
@@ -31,8 +31,8 @@ const (
 	// on a stream that fails, sends the delivered text back with a note
 	// to resume, no call (Qwen Code's reset, Claude Code's overloaded)
 	agentResume = "real_resume"
-	// re-sends the assistant text as "[object Object]" (issue 19: four
-	// agents on content_parts)
+	// re-sends the assistant text as "[object Object]" (as four
+	// agents did on content_parts)
 	agentGarble = "real_garble"
 	// merges every choice's calls (positionalMerge) and goes on while a
 	// turn carries calls, for 50 turns (opencode's several_choices)

@@ -12,7 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The policies of issue 19, each on the agent built to meet it.
+// The policies for what real coding agents do (README, "What conform finds
+// in real coding agents"), each on the agent built to meet it.
 func TestRealAgentBehaviours(t *testing.T) {
 	benign := []string{"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",
 		"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",

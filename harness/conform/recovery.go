@@ -8,7 +8,7 @@ import (
 )
 
 // What an agent may send on after a stream that broke inside the tool turn
-// (a broken stream, or a stall or reset fault), issue 19:
+// (a broken stream, or a stall or reset fault):
 //
 //   - anything cut or corrupt (a call the stream did not finish, sent or
 //     run as if whole, a call it never sent, text it never delivered) is a

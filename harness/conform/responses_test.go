@@ -258,7 +258,7 @@ func TestReadResponsesItemReference(t *testing.T) {
 
 // responses_second_response passes both an agent that stops at the first
 // response.completed and one that refuses the stream, each saying which it
-// did; one that reads on fails (issue 19).
+// did; one that reads on fails.
 func TestResponsesSecondResponse(t *testing.T) {
 	cases, err := SelectCases(ResponsesCases(), []string{"responses_clean", "responses_second_response"})
 	if err != nil {

@@ -56,7 +56,7 @@ type Options struct {
 	RetryTimeout time.Duration
 	// StallTimeout bounds the run of a stall case instead (default
 	// DefaultStallTimeout, never below Timeout): real agents give up on a
-	// silent stream after 240 to 300 s (issue 19).
+	// silent stream after 240 to 300 s (stall.go names them).
 	StallTimeout time.Duration
 	// Format is the wire format (default chat completions).
 	Format Format

@@ -12,7 +12,7 @@ import (
 )
 
 // Side requests (opencode's title request, Qwen Code's memory agent, Gemini
-// CLI's routing classifier: issue 19) are what an agent asks a model beside
+// CLI's routing classifier) are what an agent asks a model beside
 // the conversation conform judges. The conversation is the requests whose
 // tool names are those of the first request that offers tools; a request
 // with no tools or another set is a side request: answered with a short

@@ -7,7 +7,7 @@ import (
 
 // DefaultStallTimeout is how long a stall case (fault_stall) lets the agent
 // run: above the 240 to 300 s after which Claude Code, opencode and Qwen
-// Code give up on a silent stream (issue 19), so that their verdict is
+// Code give up on a silent stream, so that their verdict is
 // what they did, not conform's patience.
 const DefaultStallTimeout = 6 * time.Minute
 

@@ -8,7 +8,7 @@ import (
 )
 
 // The chat-completions quirks of how a call's name and arguments are cut
-// into pieces (issue 18): the name in two pieces, the arguments cumulative,
+// into pieces: the name in two pieces, the arguments cumulative,
 // the arguments sent whole again at the end.
 func chatPieceQuirks(api string) []Quirk {
 	return []Quirk{

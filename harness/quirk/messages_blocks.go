@@ -7,7 +7,7 @@ import (
 )
 
 // The Anthropic Messages quirks of how content blocks are numbered, started
-// and stopped (issue 18), and the output limit cutting a tool_use.
+// and stopped, and the output limit cutting a tool_use.
 func messagesBlockQuirks() []Quirk {
 	return []Quirk{
 		{Name: "messages_all_index_0", compose: aspects{edits: aIndex, needs: aOrder, closes: callAspects}, streaming: msgFrom("content_block_start"), Benign: true, Apply: msgEdit(allBlocksAtZero),

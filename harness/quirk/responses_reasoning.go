@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// The OpenAI Responses quirks of issue 18: reasoning sent as reasoning_text
-// content parts, and a response id that changes on every lifecycle event.
+// Two OpenAI Responses quirks: reasoning sent as reasoning_text content
+// parts, and a response id that changes on every lifecycle event.
 func responsesRound3Quirks(api string) []Quirk {
 	return []Quirk{
 		{Name: "responses_reasoning_text_parts", compose: aspects{edits: aReasoning, rewrites: aSeq}, API: api, Benign: true, Reasoning: true, Apply: respEdit(reasoningTextParts),

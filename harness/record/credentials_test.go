@@ -39,7 +39,7 @@ func noKeyOnDisk(t *testing.T, dir string, keys ...string) {
 // Every credential a request carries is a secret of the recording, however
 // it travels: a Gemini-style ?key=, custom key headers, the upstream URL's
 // userinfo. The upstream echoes them all, in a 404 body and in a 200
-// stream (issue 22: each was written to the cassette).
+// stream (each was once written to the cassette).
 func TestRecordingProxyKeepsEveryCredentialOffDisk(t *testing.T) {
 	const (
 		queryKey = "AIzaSy-test-query-key-0123456789"
@@ -91,8 +91,8 @@ func TestRecordingProxyKeepsEveryCredentialOffDisk(t *testing.T) {
 }
 
 // The client gets the upstream's answer as it was sent, Content-Encoding
-// and all; the recording holds the decoded body, scanned (issue 22: a
-// deflate body kept its key and lost its Content-Encoding). A request body
+// and all; the recording holds the decoded body, scanned (a deflate
+// body once kept its key and lost its Content-Encoding). A request body
 // the client compressed reaches the upstream as it was sent.
 func TestRecordingProxyPassesContentEncodingAndScansTheDecodedBody(t *testing.T) {
 	const key = "sk-test-deflate-0123456789abcdef"
@@ -181,7 +181,7 @@ func TestRecordingProxyRefusesToRecordWhatItCannotScan(t *testing.T) {
 }
 
 // Neither the upstream's userinfo nor a client's ?key= is printed, on the
-// log or in the 502 body (issue 22: both were).
+// log or in the 502 body (both once were).
 func TestRecordingProxyPrintsNoCredential(t *testing.T) {
 	const (
 		password = "pw-test-never-printed-0123"
@@ -218,7 +218,7 @@ func TestRecordingProxyPrintsNoCredential(t *testing.T) {
 }
 
 // The upstream's own query (Azure's ?api-version=) is kept on every
-// request, before the client's (issue 22: it was dropped).
+// request, before the client's (it was once dropped).
 func TestRecordingProxyKeepsTheUpstreamQuery(t *testing.T) {
 	var got string
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

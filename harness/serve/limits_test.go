@@ -18,7 +18,7 @@ import (
 )
 
 // A body over the bound is 413, in the shape of the errors of the format
-// whose path it was posted to (issue 22: it was 400). The bound is lowered
+// whose path it was posted to (it was once 400). The bound is lowered
 // to 64 KiB (TestServeRefusesAnOversizedBody posts over the default one).
 func TestServeAnswers413InTheFormatsShape(t *testing.T) {
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel")}
@@ -65,7 +65,7 @@ func TestServeMaxBody(t *testing.T) {
 }
 
 // 40 clients that declare 32 MiB, send 1 KiB and go silent are each
-// answered 408 and dropped once ReadTimeout has passed (issue 22: they were
+// answered 408 and dropped once ReadTimeout has passed (they were once
 // held for ever).
 func TestServeDropsSilentClients(t *testing.T) {
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel")}
@@ -110,7 +110,7 @@ func TestServeDropsSilentClients(t *testing.T) {
 
 // No body outlives its answer: what the server remembers across requests
 // (model and turn per body, the bodies a 429 fault refused once) holds a
-// sum of each body, not the body (issue 22: 60 distinct 8 MiB requests left
+// sum of each body, not the body (60 distinct 8 MiB requests once left
 // 927 MiB resident).
 func TestServeKeepsNoBody(t *testing.T) {
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "parallel"), Fault: Fault{Kind: Fault429}}
@@ -168,7 +168,7 @@ func heldBytes(v reflect.Value) int {
 
 // A near miss with an extra 1 MiB member, 64 times the summary's bound:
 // the 404 and the log carry a summary of the diff, the journal the whole
-// diff (issue 22: 9.3 MB went to stderr).
+// diff (an 8 MiB one once sent 9.3 MB to stderr).
 func TestServeBoundsTheMissDiff(t *testing.T) {
 	var log, journal bytes.Buffer
 	router := &CassetteRouter{Cassettes: servedCassettes(t, "demo")}

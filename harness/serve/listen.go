@@ -9,7 +9,7 @@ import (
 // addr (http://HOST:PORT/v1), and whether addr reaches beyond loopback. A
 // wildcard address (0.0.0.0, [::]) is written as 127.0.0.1, the URL that
 // works on this machine; it listens on every interface, so beyond is true
-// and the caller must say so (issue 22: -listen 0.0.0.0:0 printed a
+// and the caller must say so (-listen 0.0.0.0:0 once printed a
 // loopback URL and nothing else, as if nothing were exposed).
 func ListenURL(addr net.Addr) (baseURL string, beyondLoopback bool) {
 	tcp, ok := addr.(*net.TCPAddr)

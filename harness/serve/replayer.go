@@ -22,7 +22,7 @@ type ServedCassette struct {
 	Data []byte
 	// Path, when Data is nil, is the cassette's file, decoded as it is
 	// read (cassette.DecodeFile): its bytes are never held whole, and a
-	// CassetteRouter decodes it once for all its routes (issue 23).
+	// CassetteRouter decodes it once for all its routes.
 	Path string
 }
 
@@ -138,7 +138,7 @@ func newReplayer(name string, match MatchMode, ignore []string, cassettes []deco
 
 // bytesOf is the decoded body's own bytes, not a copy: a served body is
 // only ever read (sliced by faults, split into events, written out), so a
-// replay holds each body once (issue 23: serve held the decoded string and
+// replay holds each body once (serve once held the decoded string and
 // a copy of it).
 func bytesOf(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))

@@ -16,7 +16,7 @@ const maxChatInfo = 1024
 
 // A bodySum names a request body in what the server remembers across
 // requests: its SHA-256, never the body, so that no body outlives its
-// answer (issue 22: 60 distinct 8 MiB requests left 927 MiB resident).
+// answer (60 distinct 8 MiB requests once left 927 MiB resident).
 type bodySum [sha256.Size]byte
 
 // chatInfo is the model and turn of a request body in format f

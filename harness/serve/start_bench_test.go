@@ -13,7 +13,7 @@ import (
 // it prints its URL, on one-reply cassettes of about 52, 104 and 207 MB
 // (benchcassette.OneReplyCassette): the file decoded as it is read and its
 // reply cut into events. B/op is what a serve holds and allocates for a
-// cassette of that size (issue 23).
+// cassette of that size.
 func BenchmarkServeStart(b *testing.B) {
 	for _, mib := range []int{48, 95, 189} {
 		data, err := benchcassette.OneReplyCassette(mib << 20)

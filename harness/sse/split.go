@@ -6,7 +6,7 @@ import "bytes"
 // whatever the line endings (LF, CRLF, CR); joined, the pieces are the body.
 // A last event without its blank line is the last piece. The list is
 // allocated once, at its length: a served cassette keeps one for each
-// streamed reply (issue 23).
+// streamed reply.
 func SplitEvents(body []byte) [][]byte {
 	if len(body) == 0 {
 		return nil

@@ -1,7 +1,8 @@
 // Package benchcassette builds the cassettes replay and serve memory are
-// measured on (issue 23): OneReplyCassette(size) is the demo cassette's
-// first request answered by one chat-completions text stream of about size
-// bytes. BenchmarkReplayOneReply (internal/cli), BenchmarkServeStart
+// measured on (the figures are in the README, Reliability):
+// OneReplyCassette(size) is the demo cassette's first request answered by
+// one chat-completions text stream of about size bytes.
+// BenchmarkReplayOneReply (internal/cli), BenchmarkServeStart
 // (harness/serve) and tools/bench/gencassette use it.
 //
 // It is apart from internal/benchstream, the merger benchmarks' streams,

@@ -14,7 +14,7 @@ import (
 // that `agentvcr run -cassette` replays with one request: the demo
 // cassette's first request, answered by one chat-completions text stream
 // of many small deltas (96 bytes of text each). Replay and serve memory are
-// measured on it (issue 23): BenchmarkReplayOneReply, and
+// measured on it: BenchmarkReplayOneReply, and
 // tools/bench/gencassette writes it to a file.
 func OneReplyCassette(size int) ([]byte, error) {
 	data, err := cassettes.FS.ReadFile("demo.yaml")

@@ -32,8 +32,8 @@ func asIfWildcard(t *testing.T, ip net.IP) {
 }
 
 // A server on every interface says so on stderr, and its first stdout
-// line is a URL that works (issue 22: serve printed a loopback URL and
-// nothing else, record printed http://[::]:PORT).
+// line is a URL that works (serve once printed a loopback URL and
+// nothing else, record http://[::]:PORT).
 func TestServeAndRecordSayWhenTheyListenBeyondLoopback(t *testing.T) {
 	for _, ip := range []net.IP{net.IPv4zero, net.IPv6unspecified} {
 		t.Run("serve "+ip.String(), func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestServeAndRecordSayWhenTheyListenBeyondLoopback(t *testing.T) {
 }
 
 // Neither the userinfo nor a secret query value of -upstream is printed
-// (issue 22: "forwarding to" printed them).
+// ("forwarding to" once printed them).
 func TestRecordPrintsNoUpstreamCredential(t *testing.T) {
 	_, stop := startRecord(t, t.TempDir(), nil, "-upstream", "http://me:pw-cli-never-printed@127.0.0.1:1/v1?key=AIzaSy-cli-never-printed-1", "-o", "rec.yaml")
 	_, stderr := stop()

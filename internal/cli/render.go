@@ -56,7 +56,7 @@ func (r renderer) event(e agent.Event) {
 	case agent.KindText:
 		if text := strings.TrimSpace(e.Text); text != "" {
 			// two writes rather than Fprintln, which copies the text
-			// (an answer can be tens of MB: issue 23)
+			// (an answer can be tens of MB)
 			io.WriteString(r.w, visible(text))
 			io.WriteString(r.w, "\n")
 		}

@@ -30,7 +30,7 @@ func oneReplyCassette(tb testing.TB, dir string, mib int) string {
 
 // BenchmarkReplayOneReply is `agentvcr run -cassette` of a one-reply
 // cassette of 13, 26 and 52 MiB, its output discarded: B/op is what the
-// replay allocates for a cassette of that size (issue 23).
+// replay allocates for a cassette of that size.
 func BenchmarkReplayOneReply(b *testing.B) {
 	ws := b.TempDir()
 	if err := demo.WriteSandbox(ws); err != nil {

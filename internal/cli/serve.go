@@ -251,7 +251,7 @@ func readServed(env Env, names []string, lang tools.Lang) ([]serve.ServedCassett
 	for _, n := range names {
 		sc := serve.ServedCassette{Name: strings.TrimSuffix(filepath.Base(n), ".yaml")}
 		if strings.HasSuffix(n, ".yaml") {
-			// served from the file, decoded as it is read (issue 23)
+			// served from the file, decoded as it is read
 			sc.Path = env.path(n)
 			if err := readable(sc.Path); err != nil {
 				return nil, fmt.Errorf("cannot read cassette %s: %w; pass a readable .yaml path", n, err)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # memory.sh OLD NEW: replay and serve memory of two agentvcr binaries, side
-# by side (issue 23). It writes one-reply cassettes with gencassette (about
+# by side. It writes one-reply cassettes with gencassette (about
 # 14, 28 and 57 MB for replay: 13, 26 and 52 MiB of stream; about 52, 104
 # and 207 MB for serve) into a temporary folder, then times, RUNS times
 # each (default 5), old and new alternating:

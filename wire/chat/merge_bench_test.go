@@ -58,7 +58,7 @@ func BenchmarkMergeTurn(b *testing.B) {
 }
 
 // BenchmarkMergeStream64MiB is BenchmarkMergeStream on a 64 MiB stream, the
-// size issue 23 measures the mergers at.
+// size tools/bench/merge_vs_scan.sh measures the mergers at.
 func BenchmarkMergeStream64MiB(b *testing.B) {
 	stream, calls := benchstream.Chat(64 << 20)
 	b.SetBytes(int64(len(stream)))

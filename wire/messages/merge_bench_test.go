@@ -22,7 +22,7 @@ func BenchmarkMergeMessagesStream(b *testing.B) {
 }
 
 // BenchmarkMergeMessagesStream64MiB is BenchmarkMergeMessagesStream on a 64
-// MiB stream, the size issue 23 measures the mergers at.
+// MiB stream, the size tools/bench/merge_vs_scan.sh measures the mergers at.
 func BenchmarkMergeMessagesStream64MiB(b *testing.B) {
 	stream, calls := benchstream.Messages(64 << 20)
 	b.SetBytes(int64(len(stream)))

@@ -23,7 +23,8 @@ func BenchmarkMergeResponsesStream(b *testing.B) {
 }
 
 // BenchmarkMergeResponsesStream64MiB is BenchmarkMergeResponsesStream on a
-// 64 MiB stream, the size issue 23 measures the mergers at.
+// 64 MiB stream, the size tools/bench/merge_vs_scan.sh measures the mergers
+// at.
 func BenchmarkMergeResponsesStream64MiB(b *testing.B) {
 	stream, calls := benchstream.Responses(64 << 20)
 	b.SetBytes(int64(len(stream)))

@@ -5,7 +5,7 @@
 // A growing []byte is copied each time it outgrows its capacity, and the
 // old copy lingers until the collector runs: merging 21 MB of text cost
 // about five times that in allocations, and the old copy beside the new one
-// at the end (issue 23). A Buffer keeps the text in pieces instead: the
+// at the end. A Buffer keeps the text in pieces instead: the
 // first grows as a slice does, so a short answer costs what it did, and
 // once it holds PieceBytes, each new piece is made with room for what is
 // appended to it (Room), so no piece ever moves. String copies the pieces
