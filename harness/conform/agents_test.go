@@ -150,6 +150,9 @@ func testAgent(r *agentRun, mode string) int {
 	if strings.HasPrefix(mode, "rule_") {
 		return testRuleAgent(r, mode)
 	}
+	if strings.HasPrefix(mode, "vacuous_") {
+		return testVacuousAgent(r, mode)
+	}
 	if strings.HasPrefix(mode, "retry_") {
 		return testRetryingAgent(r, mode)
 	}

@@ -89,6 +89,10 @@ type Case struct {
 	// Delivered says which calls of the tool turn a broken stream delivered
 	// whole before it broke (DeliveredAllButLast unless set).
 	Delivered Delivered
+	// OnArguments: the transform edits the calls' argument text alone
+	// (quirk.Quirk.OnArguments); on a probe whose calls carry "{}" the case
+	// is SKIPPED as vacuous (vacuous.go).
+	OnArguments bool
 	// Markers are texts the case's transform adds that a correct agent
 	// never shows or sends back: a decoy answer's words (garbage.go).
 	Markers []string
@@ -158,7 +162,7 @@ func Cases() []Case {
 // quirkCase is the case of a quirk: ExpectSame, its source taken from the
 // last parenthesized part of its Doc.
 func quirkCase(q quirk.Quirk) Case {
-	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-", Markers: q.Markers}
+	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-", Markers: q.Markers, OnArguments: q.OnArguments}
 	if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
 		c.Source = m[1]
 	}

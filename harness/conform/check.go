@@ -56,6 +56,9 @@ type verdict struct {
 	status  Status
 	details string
 	diff    string
+	// vacuous: SKIPPED because the case's shape could not reach the agent
+	// (vacuous.go).
+	vacuous bool
 }
 
 func fail(format string, args ...any) verdict {

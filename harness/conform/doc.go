@@ -116,7 +116,10 @@
 // 'shell={"command":["cat","README.md"]}'; conform never calls a shell
 // unless told); one such tool is called twice; none is ErrNoReadOnlyTool,
 // which names the tools offered. Arguments not given are generated from the tool's JSON Schema
-// (GenerateArguments): required members; a path parameter, at the top or
+// (GenerateArguments): required members (a schema that requires none still
+// gets one, vacuous.go: an optional member, a path that exists first, or
+// with no member declared a "probe" member unless additionalProperties is
+// false); a path parameter, at the top or
 // nested (files[].path, paths[]), gets a file of the folder the agent runs
 // in or the folder itself (folder.go), absolute when its description says
 // so; other strings, patterns first, carry a
@@ -207,7 +210,12 @@
 // tool_use and tool_result ids, in Responses the call_ids, with the item
 // ids the stream chose left out: Format.renumber), and Ignore paths
 // (dotted, * for any key or index) left out. The quirks are the format's
-// own. A quirk that changes no reply is SKIPPED.
+// own. A quirk that changes no reply is SKIPPED. So is, as vacuous, a
+// quirk of the argument text alone (quirk.Quirk.OnArguments: args_one_rune,
+// args_cumulative, ...) when every probe call carries "{}": it has nothing
+// to cut, and an agent that drops argument pieces would pass by accident;
+// its details name the -call that would run it, and the totals line and
+// the JSON report ("vacuous": true) count them.
 //
 // # Wire formats (request*.go, messages.go, responses.go, gemini.go, side.go)
 //

@@ -158,7 +158,7 @@ func (r Report) results(run RunInfo, from map[string]string) (RunInfo, []Result,
 			continue
 		}
 		ch := r.Checks[i]
-		results = append(results, Result{Case: c, Status: ch.Status, Expected: ch.Expected, Details: ch.Details, Diff: ch.Diff,
+		results = append(results, Result{Case: c, Status: ch.Status, Expected: ch.Expected, Vacuous: ch.Vacuous, Details: ch.Details, Diff: ch.Diff,
 			OtherProvider: ch.OtherProvider, ExitCode: ch.ExitCode, TimedOut: ch.TimedOut,
 			Duration: time.Duration(ch.DurationMS) * time.Millisecond, Requests: make([][]byte, ch.Requests)})
 	}

@@ -47,7 +47,8 @@ const (
 // agent offers: the tools named by specs, else those pickTools picks (tools
 // whose names say they read, that take a pattern or a path). One tool is
 // called twice. Arguments not given are generated from the tool's schema:
-// required members only; a path is a file or the folder itself from dir,
+// required members only (a schema that requires none gets one member
+// anyway, optionalArguments); a path is a file or the folder itself from dir,
 // the folder the agent runs in (absolute when the parameter's description
 // says so; dir "" gives none), so that path-safety rules let the call run; every other
 // string, a pattern first of all, carries a quote, a backslash and CJK text
@@ -86,6 +87,9 @@ func ProbeCalls(tools []Tool, specs []CallSpec, dir string) ([]Call, error) {
 			var err error
 			if args, err = toolArguments(byName[s.Name], i%2, paths); err != nil {
 				return nil, fmt.Errorf("tool %s: %w", s.Name, err)
+			}
+			if args == "{}" {
+				args = optionalArguments(byName[s.Name], i%2, paths)
 			}
 		}
 		calls[i] = Call{Name: s.Name, Arguments: args}

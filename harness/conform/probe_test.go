@@ -183,9 +183,20 @@ func TestProbeCallsOnRealAgentsTools(t *testing.T) {
 			{Name: "glob", Arguments: `{"pattern":"probe \"q\" \\ 中文"}`},
 			{Name: "glob", Arguments: `{"pattern":"probe \"r\" \\ \u6570\u636e"}`},
 		}},
-		{"only tools without parameters read", []Tool{
+		{"only tools without parameters read: a probe member each", []Tool{
 			{Name: "list_agents"}, {Name: "list_files"}, {Name: "view_status"},
+		}, []Call{{Name: "list_files", Arguments: `{"probe":"probe \"q\" \\ 中文"}`}, {Name: "view_status", Arguments: `{"probe":"probe \"r\" \\ \u6570\u636e"}`}}},
+		{"tools that forbid other members and declare none: {}", []Tool{
+			{Name: "list_files", Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+			{Name: "view_status", Schema: json.RawMessage(`{"type":"object","additionalProperties":false}`)},
 		}, []Call{{Name: "list_files", Arguments: `{}`}, {Name: "view_status", Arguments: `{}`}}},
+		{"optional members only: a path that exists first, then a pattern, then a string", []Tool{
+			{Name: "read_file", Schema: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"},"encoding":{"type":"string"},"path":{"type":"string"}}}`)},
+			{Name: "search_files", Schema: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"},"query":{"type":"string"},"note":{"type":"string"}},"additionalProperties":false}`)},
+		}, []Call{{Name: "read_file", Arguments: `{"path":"README.md"}`}, {Name: "search_files", Arguments: `{"query":"probe \"r\" \\ \u6570\u636e"}`}}},
+		{"optional members that are no string: the first by name", []Tool{
+			{Name: "list_files", Schema: json.RawMessage(`{"type":"object","properties":{"recursive":{"type":"boolean"},"depth":{"type":"integer","minimum":2}}}`)},
+		}, []Call{{Name: "list_files", Arguments: `{"depth":2}`}, {Name: "list_files", Arguments: `{"depth":2}`}}},
 	}
 	for _, tt := range tests {
 		got, err := ProbeCalls(tt.tools, nil, dir)

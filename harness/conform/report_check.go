@@ -61,6 +61,8 @@ func checkReport(name string, checks []Check) error {
 			return bad(i, "\"duration_ms\" is %d: a duration is 0 or more", c.DurationMS)
 		case c.ExitCode < -1:
 			return bad(i, "\"exit_code\" is %d: want -1 (killed or never started) or an exit status", c.ExitCode)
+		case c.Vacuous && (c.Status != Skipped || !want.OnArguments):
+			return bad(i, "\"vacuous\" is true on a %s case %s: only a SKIPPED case of a quirk that edits argument text alone is vacuous", c.Status, c.ID)
 		}
 		if c.Shard != "" {
 			if s, err := ParseShard(c.Shard); err != nil || s.String() != c.Shard {

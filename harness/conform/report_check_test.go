@@ -36,6 +36,10 @@ func TestReadReportRefusesFieldsOutOfRange(t *testing.T) {
 	}{
 		{"a negative request count (it panicked report merge)", map[string]any{"requests": -1},
 			`"requests" is -1: a count is 0 or more`},
+		{"vacuous on a FAILURE", map[string]any{"vacuous": true},
+			`"vacuous" is true on a FAILURE case index_plus_1: only a SKIPPED case of a quirk that edits argument text alone is vacuous`},
+		{"vacuous on a quirk that does not edit arguments alone", map[string]any{"vacuous": true, "status": "SKIPPED"},
+			`"vacuous" is true on a SKIPPED case index_plus_1: only a SKIPPED case of a quirk that edits argument text alone is vacuous`},
 		{"a negative duration", map[string]any{"duration_ms": -5},
 			`"duration_ms" is -5: a duration is 0 or more`},
 		{"an exit code below -1", map[string]any{"exit_code": -2},

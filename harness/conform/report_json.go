@@ -14,6 +14,7 @@ type Check struct {
 	Tier          Tier   `json:"tier"`
 	Status        Status `json:"status"`
 	Expected      bool   `json:"expected_failure,omitempty"`
+	Vacuous       bool   `json:"vacuous,omitempty"`
 	OtherProvider string `json:"other_provider,omitempty"`
 	Description   string `json:"description"`
 	Source        string `json:"source"`
@@ -54,7 +55,7 @@ func WriteJSON(w io.Writer, results []Result) error {
 func WriteRunJSON(w io.Writer, run RunInfo, results []Result) error {
 	checks := make([]Check, len(results))
 	for i, r := range results {
-		checks[i] = Check{ID: r.Case.ID, Tier: r.Case.Tier, Status: r.Status, Expected: r.Expected, OtherProvider: r.OtherProvider,
+		checks[i] = Check{ID: r.Case.ID, Tier: r.Case.Tier, Status: r.Status, Expected: r.Expected, Vacuous: r.Vacuous, OtherProvider: r.OtherProvider,
 			Description: r.Case.Doc, Source: r.Case.Source, Details: r.Details, Diff: r.Diff,
 			ExitCode: r.ExitCode, TimedOut: r.TimedOut, Requests: len(r.Requests), DurationMS: r.Duration.Milliseconds(),
 			API: run.API, Agent: run.Agent, Cassette: run.Cassette, Shard: run.Shard}

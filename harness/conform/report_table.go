@@ -63,18 +63,25 @@ func WriteTable(w io.Writer, results []Result) error {
 // Totals is one line: how many cases, and how many of each status.
 func Totals(results []Result) string {
 	counts := map[Status]int{}
-	expected := 0
+	expected, vacuous := 0, 0
 	for _, r := range results {
 		counts[r.Status]++
 		if r.Expected {
 			expected++
+		}
+		if r.Vacuous {
+			vacuous++
 		}
 	}
 	s := fmt.Sprintf("%d cases: %d SUCCESS, %d FAILURE", len(results), counts[Success], counts[Failure])
 	if expected > 0 {
 		s += fmt.Sprintf(" (%d in the baseline)", expected)
 	}
-	return s + fmt.Sprintf(", %d WARNING, %d SKIPPED", counts[Warning], counts[Skipped])
+	s += fmt.Sprintf(", %d WARNING, %d SKIPPED", counts[Warning], counts[Skipped])
+	if vacuous > 0 {
+		s += fmt.Sprintf(" (%d vacuous: the probe's calls carry no arguments)", vacuous)
+	}
+	return s
 }
 
 func pad(s string, width int) string {

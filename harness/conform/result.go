@@ -14,6 +14,9 @@ type Result struct {
 	Diff string
 	// Expected is set when the case is listed in the baseline.
 	Expected bool
+	// Vacuous is set on a case SKIPPED because its shape could not reach
+	// the agent (vacuous.go).
+	Vacuous bool
 	// OtherProvider names the provider of an echo case the agent does not
 	// target (-provider): its failure does not fail the run.
 	OtherProvider string

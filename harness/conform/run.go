@@ -392,6 +392,8 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 		v = fail("%v", st.probeErr)
 	case st.streamsNone() && needsStream(st.c):
 		v, st.unstreamed = noStreamVerdict(len(st.reqs)), true
+	case st.c.OnArguments && st.conv != nil && vacuous(st.conv.want):
+		v = vacuousVerdict(st.c, st.conv.want)
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
 		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
 	case opt.Recording != nil && reference == nil:
@@ -413,7 +415,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 		v.details += st.conv.note
 	}
 	v = leftBehind(v, p.left)
-	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff,
+	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff, Vacuous: v.vacuous,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
 		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted}
 }

@@ -14,9 +14,9 @@ func chatPieceQuirks(api string) []Quirk {
 	return []Quirk{
 		{Name: "name_in_pieces", compose: aspects{edits: aNames | aPieceNames}, streaming: chatCalls, API: api, Benign: true, Apply: callEdit(nameInPieces),
 			Doc: `the tool name in two pieces, "gl" then "ob" (Kimi: kimi-code #3220; NeMo Switchyard PR #785; continue PR #5849)`},
-		{Name: "args_cumulative", compose: aspects{edits: aPieces, needs: aArgs}, streaming: chatCalls, API: api, Benign: true, Apply: callEdit(argsCumulative),
+		{Name: "args_cumulative", OnArguments: true, compose: aspects{edits: aPieces, needs: aArgs}, streaming: chatCalls, API: api, Benign: true, Apply: callEdit(argsCumulative),
 			Doc: "every argument piece carries all the arguments so far (DeepSeek and Qianfan: hermes-agent PR #35718; MiniMax: oh-my-pi PR #2082)"},
-		{Name: "args_repeated_at_end", compose: aspects{edits: aPieces, needs: aArgs}, streaming: chatCalls, API: api, Benign: true, Apply: callEdit(argsRepeatedAtEnd),
+		{Name: "args_repeated_at_end", OnArguments: true, compose: aspects{edits: aPieces, needs: aArgs}, streaming: chatCalls, API: api, Benign: true, Apply: callEdit(argsRepeatedAtEnd),
 			Doc: "the whole arguments sent again in one last piece after the deltas (OpenRouter: Effect-TS/effect PR #7132, opencodex #361)"},
 	}
 }

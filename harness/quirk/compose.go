@@ -65,7 +65,7 @@ func Compose(parts ...Quirk) (Quirk, error) {
 	if len(parts) < 2 {
 		return Quirk{}, fmt.Errorf("%w: a composition needs two parts or more, got %d", ErrCannotCompose, len(parts))
 	}
-	c := Quirk{Benign: true, parts: slices.Clone(parts)}
+	c := Quirk{Benign: true, OnArguments: true, parts: slices.Clone(parts)}
 	var names, docs []string
 	for i, p := range parts {
 		for _, earlier := range parts[:i] {
@@ -76,6 +76,7 @@ func Compose(parts ...Quirk) (Quirk, error) {
 		names = append(names, p.Name)
 		docs = append(docs, p.Name+": "+p.Doc)
 		c.Benign = c.Benign && p.Benign
+		c.OnArguments = c.OnArguments && p.OnArguments // one part that edits more reaches the agent
 		c.DropsIDs = c.DropsIDs || p.DropsIDs
 		c.Warns = c.Warns || p.Warns
 		c.Reasoning = c.Reasoning || p.Reasoning

@@ -29,6 +29,12 @@ type Quirk struct {
 	// keeps apart from the answer: agentvcr run shows it as thinking lines,
 	// and the transcript is the clean one once those lines are left out.
 	Reasoning bool
+	// OnArguments means the shape lives in the calls' argument text alone
+	// (cut into pieces, repeated, sent only at the end): on calls whose
+	// arguments are "{}" it has next to nothing to work on, and an agent
+	// that loses or garbles the text can still end with the right "{}".
+	// conform skips such a case as vacuous rather than pass it by accident.
+	OnArguments bool
 	// Markers are texts the transform adds that belong to no answer (a
 	// second choice's words): a correct agent never prints them or sends
 	// them back, so conform fails a case where one shows up.

@@ -2,6 +2,7 @@ package quirk
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +78,36 @@ func TestRegistryViews(t *testing.T) {
 	}
 	if got := len(messagesQuirks()); perAPI[messages.Format.Name] != got {
 		t.Errorf("All holds %d Messages quirks, want all %d", perAPI[messages.Format.Name], got)
+	}
+}
+
+// TestOnArgumentsQuirks: the quirks whose shape is the argument text
+// alone, the ones conform skips as vacuous on calls that carry "{}"; a
+// composition is one only when every part is.
+func TestOnArgumentsQuirks(t *testing.T) {
+	var got []string
+	for _, q := range All() {
+		if q.OnArguments {
+			got = append(got, q.Name)
+		}
+	}
+	want := []string{"args_cumulative", "args_one_rune", "args_repeated_at_end", "args_split_escapes",
+		"messages_args_one_rune", "messages_args_split_escapes",
+		"responses_args_done_differs", "responses_args_one_rune", "responses_args_only_in_done", "responses_args_only_in_item_done"}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("quirks on the argument text alone:\n got %v\nwant %v", got, want)
+	}
+	for _, tt := range []struct {
+		name string
+		want bool
+	}{{"args_one_rune+crlf", false}, {"ids_dropped+args_one_rune", false}} {
+		q, err := Lookup(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.OnArguments != tt.want {
+			t.Errorf("%s: OnArguments %v, want %v", tt.name, q.OnArguments, tt.want)
+		}
 	}
 }

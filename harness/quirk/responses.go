@@ -66,6 +66,10 @@ func responsesQuirks() []Quirk {
 		case "completed_empty", "completed_reordered", "done_marker", "truncated", "failed", "incomplete", "error_event", "second_response":
 			qs[i].streaming = respFrom("response.completed")
 		}
+		switch strings.TrimPrefix(qs[i].Name, "responses_") {
+		case "args_only_in_done", "args_only_in_item_done", "args_one_rune", "args_done_differs":
+			qs[i].OnArguments = true // they move or cut the argument text only
+		}
 		if a, ok := respAspects[strings.TrimPrefix(qs[i].Name, "responses_")]; ok {
 			qs[i].compose = a
 		}
