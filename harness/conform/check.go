@@ -156,6 +156,11 @@ func checkProbe(c Case, want []Call, o outcome) verdict {
 	default:
 		v = verdict{status: Success, details: fmt.Sprintf("%d calls re-sent and answered; exit 0", len(want))}
 	}
+	if c.Expect == ExpectBadArgs {
+		if refused, ok := badArgsRefused(want, o); ok {
+			v = refused
+		}
+	}
 	if printed.status == Warning {
 		v = verdict{status: Warning, details: v.details + "; but " + printed.details, diff: printed.diff}
 	}
@@ -271,7 +276,7 @@ func checkAnswered(c Case, want []Call, r Request, a, n int) (verdict, bool) {
 	got := r.Messages[a].Calls
 	skip := -1
 	if c.Expect == ExpectBadArgs {
-		skip = 0
+		skip, got = 0, asBadCall(want, r, a)
 	}
 	withIDs := !c.DropsIDs
 	want, skip = inSentOrder(want, got, withIDs, skip)

@@ -81,6 +81,17 @@ func testRuleAgent(r *agentRun, mode string) int {
 				results[cut.ID] = "Error: required property 'pattern' is missing"
 			}
 		}
+		if mode == ruleInvalidTool && err == nil {
+			// a whole call whose arguments are not JSON goes to "invalid" too
+			for i := range turn.ToolCalls {
+				c := &turn.ToolCalls[i]
+				if !json.Valid([]byte(c.Function.Arguments)) {
+					in, _ := json.Marshal(map[string]any{"tool": c.Function.Name, "error": "Invalid input for tool " + c.Function.Name + ": JSON parsing failed: Text: " + c.Function.Arguments})
+					c.Function.Name, c.Function.Arguments = "invalid", string(in)
+					results[c.ID] = "The arguments provided to the tool are invalid: JSON parsing failed"
+				}
+			}
+		}
 		if mode == ruleDecoyPrint {
 			if naive, err := positionalMerge(bytes.NewReader(raw)); err == nil {
 				fmt.Fprintln(r.stdout, naive.Text) // every choice's text, joined

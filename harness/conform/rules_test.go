@@ -73,10 +73,11 @@ func TestRulesAgainstTheCleanRun(t *testing.T) {
 				"truncated WARNING request 2 keeps 1 completed call of 2 and sends the cut one back refused: not run, its result says why; exit 0",
 				"finish_length WARNING request 2 keeps 1 completed call of 2 and sends the cut one back refused: not run, its result says why; exit 0",
 			}},
-		{reason: "the cut call routed to a tool of the agent's own with the parse error is an honest refusal",
-			mode: ruleInvalidTool, ids: []string{"clean", "truncated"},
+		{reason: "the cut call, or the call whose arguments are not JSON, routed to a tool of the agent's own with the parse error is an honest refusal",
+			mode: ruleInvalidTool, ids: []string{"clean", "truncated", "bad_args"},
 			want: []string{
 				"clean SUCCESS 2 calls re-sent and answered; exit 0",
+				`bad_args WARNING request 2 sends the call whose arguments are not JSON back refused, as a call of its own tool "invalid" whose arguments say why: not run; 2 calls re-sent and answered; exit 0`,
 				"truncated WARNING request 2 keeps 1 completed call of 2 and sends the cut one back refused: not run, its result says why; exit 0",
 			}},
 		{reason: "the cut call reset to {} and answered by the tool's validation error misleads the model",

@@ -107,3 +107,33 @@ func TestInSentOrder(t *testing.T) {
 		t.Errorf("other calls: want unchanged, got %v", got)
 	}
 }
+
+// A bad call sent back under another name is refused only when its
+// arguments or its result say the arguments could not be parsed.
+func TestBadCallRefusal(t *testing.T) {
+	want := []Call{{ID: "call_1", Name: "glob", Arguments: `{"pattern":`}, {ID: "call_2", Name: "grep", Arguments: `{"pattern":"x"}`}}
+	req := func(name, args, result string) Request {
+		return Request{Messages: []Message{
+			{Role: "user", Text: "look"},
+			{Role: "assistant", Calls: []Call{{ID: "call_1", Name: name, Arguments: args}, want[1]}},
+			{Role: "tool", CallID: "call_1", Text: result},
+			{Role: "tool", CallID: "call_2", Text: "ok"},
+		}}
+	}
+	tests := []struct {
+		reason, name, args, result string
+		wantSaid                   string
+	}{
+		{"the parse error in the arguments", "invalid", `{"tool":"glob","error":"JSON parsing failed"}`, "The arguments provided to the tool are invalid", "arguments say"},
+		{"the parse error in the result", "invalid", `{"tool":"glob"}`, "could not parse the arguments", "result says"},
+		{"renamed with no word of why", "invalid", `{"tool":"glob"}`, "the input was damaged", ""},
+		{"renamed to another tool that ran", "grep", `{"pattern":"x"}`, "ok", ""},
+		{"its own name: no refusal, the calls are compared as they are", "glob", `{"pattern":`, "JSON parsing failed", ""},
+	}
+	for _, tt := range tests {
+		_, said, ok := badCallRefusal(want, req(tt.name, tt.args, tt.result), 1)
+		if said != tt.wantSaid || ok != (tt.wantSaid != "") {
+			t.Errorf("%s: refused %v (%q), want %q", tt.reason, ok, said, tt.wantSaid)
+		}
+	}
+}
