@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 	"gopkg.in/yaml.v3"
-
-	"github.com/agentvcr/agentvcr/harness/cassette"
 )
 
 // ApplyToCassette rewrites a go-vcr v2.1.0 cassette (the YAML as
@@ -81,7 +81,7 @@ func (cas *Cassette) Apply(q Quirk, seed int64) ([]byte, error) {
 }
 
 func isSSE(r vcr.Response) bool {
-	return strings.HasPrefix(r.Headers.Get("Content-Type"), "text/event-stream") ||
+	return sse.IsEventStream(r.Headers.Get("Content-Type")) ||
 		strings.HasPrefix(r.Body, "data:")
 }
 

@@ -128,3 +128,29 @@ func TestReadCassetteOnceApplyMany(t *testing.T) {
 		}
 	}
 }
+
+// An answer whose Content-Type says event stream in another case, with
+// parameters, is one: the quirk applies to it as to the lowercase one,
+// never passing it through unbroken.
+func TestApplyQuirkToCassetteAnyCaseEventStream(t *testing.T) {
+	q, _ := ByName("index_plus_1")
+	c := loadYAML(t, baseCassette(t))
+	for _, i := range c.Interactions {
+		if i.Response.Code == 200 {
+			// a body that no longer starts with data: leaves the header as the only sign
+			i.Response.Body = ": keep-alive\n\n" + i.Response.Body
+			i.Response.Headers = http.Header{"Content-Type": {"Text/Event-Stream; charset=UTF-8"}}
+		}
+	}
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ApplyToCassette(append([]byte("---\n"), b...), q, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := loadYAML(t, out).Interactions[0].Response.Body; !strings.Contains(got, `"index":2`) { // the clean turn's indexes are 0 and 1
+		t.Errorf("the quirk was not applied to a Text/Event-Stream answer:\n%s", got)
+	}
+}

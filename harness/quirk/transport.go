@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
+
+	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // Transport applies q to every SSE response body that next returns,
@@ -31,7 +32,7 @@ type quirkTransport struct {
 
 func (t *quirkTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if err != nil || !sse.IsEventStream(resp.Header.Get("Content-Type")) {
 		return resp, err
 	}
 	body, err := io.ReadAll(resp.Body)

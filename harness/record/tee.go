@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // ErrCutAnswer, wrapped in an error a Rewriter returns, makes the proxy cut
@@ -19,11 +19,9 @@ import (
 var ErrCutAnswer = errors.New("the answer is cut off, as a broken stream is")
 
 // IsEventStream reports whether a Content-Type names an event stream:
-// text/event-stream in any case, with any parameters.
-func IsEventStream(contentType string) bool {
-	media, _, err := mime.ParseMediaType(contentType)
-	return err == nil && media == "text/event-stream"
-}
+// text/event-stream in any case, with any parameters (sse.IsEventStream,
+// the one rule serve, quirk and conform read answers by too).
+func IsEventStream(contentType string) bool { return sse.IsEventStream(contentType) }
 
 // rewriterOf is the Rewriter of an answer (nil: it passes as it comes)
 // and the codec of its Content-Encoding (nil: none). An answer Rewrite

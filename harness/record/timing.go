@@ -1,7 +1,6 @@
 package record
 
 import (
-	"mime"
 	"net/http"
 	"time"
 
@@ -21,8 +20,7 @@ type arrival struct {
 // recorded in has events to time (a compressed answer's reads are not the
 // recorded text's bytes): for any other answer, nil.
 func eventTimes(header http.Header, body []byte, reads []arrival) []time.Duration {
-	media, _, _ := mime.ParseMediaType(header.Get("Content-Type"))
-	if media != "text/event-stream" || (header.Get("Content-Encoding") != "" && header.Get("Content-Encoding") != "identity") || len(reads) == 0 {
+	if !sse.IsEventStream(header.Get("Content-Type")) || (header.Get("Content-Encoding") != "" && header.Get("Content-Encoding") != "identity") || len(reads) == 0 {
 		return nil
 	}
 	var at []time.Duration

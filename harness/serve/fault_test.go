@@ -307,4 +307,10 @@ func TestIsSSEReplyWithoutHeader(t *testing.T) {
 	if isSSEReply(Reply{Header: h, Body: []byte("data: {}\n\n")}) {
 		t.Error("a reply whose Content-Type is JSON streams")
 	}
+	// a media type in any case, with parameters: a quirk route must rewrite it
+	for _, ct := range []string{"Text/Event-Stream", "TEXT/EVENT-STREAM; charset=utf-8", "text/event-stream;charset=UTF-8"} {
+		if !isSSEReply(Reply{Header: http.Header{"Content-Type": {ct}}, Body: []byte("data: {}\n\n")}) {
+			t.Errorf("a reply whose Content-Type is %q does not stream", ct)
+		}
+	}
 }

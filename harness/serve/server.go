@@ -19,6 +19,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/apierror"
 	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire"
 )
 
@@ -297,7 +298,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 // comment, data:, or event: as Messages and Responses streams do).
 func isSSEReply(r Reply) bool {
 	if r.Header != nil {
-		return strings.HasPrefix(r.Header.Get("Content-Type"), "text/event-stream")
+		return sse.IsEventStream(r.Header.Get("Content-Type"))
 	}
 	head := string(r.Body[:min(len(r.Body), 6)])
 	return len(r.Events) > 0 || strings.HasPrefix(head, ":") || strings.HasPrefix(head, "data:") || strings.HasPrefix(head, "event:")
