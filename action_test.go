@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -104,7 +105,7 @@ func TestActionScriptWritesTheSummary(t *testing.T) {
 	if code != 1 || summary != want {
 		t.Errorf("exit %d, summary:\n%s\nwant:\n%s", code, summary, want)
 	}
-	if want := "artifact=agentvcr-conform\nreport-dir=agentvcr-report\nexit-code=1\n"; outputs != want {
+	if want := "artifact=agentvcr-conform\nreport-dir=agentvcr-report\nexit-code=1\n"; readOutputs(t, outputs) != want {
 		t.Errorf("outputs %q, want %q", outputs, want)
 	}
 	for _, f := range []string{"report.json", "report.xml"} {
@@ -124,8 +125,11 @@ func TestActionScriptShard(t *testing.T) {
 		!strings.HasSuffix(summary, "|---|---|---|\n| `truncated` | SUCCESS |  |\n\n1 cases: 1 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED\n") {
 		t.Errorf("exit %d, summary:\n%s", code, summary)
 	}
-	if want := "artifact=agentvcr-conform-shard-2-of-2\nreport-dir=agentvcr-report\nexit-code=0\n"; outputs != want {
+	if want := "artifact=agentvcr-conform-shard-2-of-2\nreport-dir=agentvcr-report\nexit-code=0\n"; readOutputs(t, outputs) != want {
 		t.Errorf("outputs %q, want %q", outputs, want)
+	}
+	if !regexp.MustCompile(`\Aartifact<<(agentvcr_[0-9a-f]{24})\nagentvcr-conform-shard-2-of-2\n(agentvcr_[0-9a-f]{24})\n`).MatchString(outputs) {
+		t.Errorf("outputs not in GitHub's delimiter form:\n%s", outputs)
 	}
 }
 
@@ -140,10 +144,47 @@ func TestActionScriptBadInputs(t *testing.T) {
 			"earlier step\n\n### agentvcr conform\n\nNot run: the input command is empty: give the agent's command line, e.g. command: node agent.js\n"},
 		{map[string]string{"INPUT_COMMAND": "true", "INPUT_SHARD": "4/3"},
 			"earlier step\n\n### agentvcr conform\n\nNot run: agentvcr conform exited 2 before writing a report (its message is in the step's log)\n"},
+		{map[string]string{"INPUT_COMMAND": "true", "INPUT_SHARD": "1/2\nexit-code=0"},
+			"earlier step\n\n### agentvcr conform\n\nNot run: the input shard is not I/N (e.g. shard: 2/3)\n"},
+		{map[string]string{"INPUT_COMMAND": "true", "INPUT_SHARD": "<h1>x</h1>"},
+			"earlier step\n\n### agentvcr conform\n\nNot run: the input shard is not I/N (e.g. shard: 2/3)\n"},
+		{map[string]string{"INPUT_COMMAND": "true", "INPUT_OUT_DIR": "report\nexit-code=0"},
+			"earlier step\n\n### agentvcr conform\n\nNot run: the input out-dir holds a line break: give one folder\n"},
 	} {
-		code, summary, _, _ := runActionPrebuilt(t, tt.inputs)
+		code, summary, outputs, _ := runActionPrebuilt(t, tt.inputs)
 		if code != 2 || summary != tt.want {
 			t.Errorf("%v: exit %d, summary:\n%s\nwant:\n%s", tt.inputs, code, summary, tt.want)
 		}
+		if strings.Contains(outputs, "exit-code=0") {
+			t.Errorf("%v: an input wrote an output line of its own:\n%s", tt.inputs, outputs)
+		}
 	}
+}
+
+// readOutputs reads $GITHUB_OUTPUT as GitHub does, NAME=VALUE lines and
+// NAME<<DELIMITER blocks alike, into NAME=VALUE lines (a value's line
+// breaks written \n), in order.
+func readOutputs(t *testing.T, file string) string {
+	t.Helper()
+	var out strings.Builder
+	lines := strings.Split(file, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if line == "" {
+			continue
+		}
+		if name, delim, ok := strings.Cut(line, "<<"); ok {
+			var value []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				value = append(value, lines[i])
+			}
+			if i == len(lines) {
+				t.Fatalf("output %s: the delimiter %q never comes:\n%s", name, delim, file)
+			}
+			out.WriteString(name + "=" + strings.Join(value, `\n`) + "\n")
+			continue
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.String()
 }

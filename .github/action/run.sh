@@ -33,6 +33,15 @@ fail() { # CODE MESSAGE: says it on stderr and in the summary, and exits CODE
 }
 
 [ -n "${INPUT_COMMAND:-}" ] || fail 2 "the input command is empty: give the agent's command line, e.g. command: node agent.js"
+# Inputs that reach $GITHUB_OUTPUT or the summary are checked before either is
+# written: a line break in them would add lines of its own (exit-code=0). The
+# value itself is not echoed, for the same reason.
+if [ -n "$shard" ] && ! [[ $shard =~ ^[0-9]+/[0-9]+$ ]]; then
+  fail 2 "the input shard is not I/N (e.g. shard: 2/3)"
+fi
+if [[ $out_dir == *$'\n'* || $out_dir == *$'\r'* ]]; then
+  fail 2 "the input out-dir holds a line break: give one folder"
+fi
 command -v go > /dev/null || fail 2 "no go on the runner: add actions/setup-go (Go 1.26 or later) before this action"
 
 artifact=agentvcr-conform
@@ -63,7 +72,13 @@ code=0
 "$agentvcr" "${args[@]}" -- bash -c "$INPUT_COMMAND" || code=$?
 
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  { echo "artifact=$artifact"; echo "report-dir=$out_dir"; echo "exit-code=$code"; } >> "$GITHUB_OUTPUT"
+  # GitHub's delimiter form (NAME<<DELIMITER, the value, DELIMITER): a value
+  # can end no earlier than the delimiter, which is random and in no value.
+  delimiter=agentvcr_$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+  output() { printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"; }
+  output artifact "$artifact"
+  output report-dir "$out_dir"
+  output exit-code "$code"
 fi
 if [ ! -s "$out_dir/report.json" ]; then
   fail "$code" "agentvcr conform exited $code before writing a report (its message is in the step's log)"
