@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/agentvcr/agentvcr/agent"
@@ -28,10 +27,16 @@ var (
 	ErrBodyTimeout = errors.New("the body did not arrive in time")
 )
 
-// bodyGrowth is what ReadBody sets aside before a body arrives: a declared
-// Content-Length is a claim, and 40 clients that declare 32 MiB and send
-// nothing must not hold 1.3 GiB.
-const bodyGrowth = 64 << 10
+// bodyChunk is the most ReadBody sets aside at a time, before the bytes
+// come: a declared Content-Length is a claim, and 40 clients that declare
+// 32 MiB and send nothing must not hold 1.3 GiB. A body that keeps coming
+// is read in chunks that grow to bodyChunkMax, so what a client holds is
+// what it sent and at most one chunk more; the chunks are joined once the
+// whole body is there.
+const (
+	bodyChunk    = 64 << 10
+	bodyChunkMax = 1 << 20
+)
 
 // ReadBody reads a request body of at most limit bytes (MaxRequestBody
 // when limit <= 0) within timeout (none when timeout <= 0). A body over the
@@ -41,6 +46,13 @@ const bodyGrowth = 64 << 10
 // length a client declares. The read deadline is lifted once the body is
 // read, so that a long answer is never cut by it.
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.Duration) ([]byte, error) {
+	return readBodyWithin(w, r, limit, timeout, nil)
+}
+
+// readBodyWithin is ReadBody whose chunks are taken from budget (nil: no
+// bound on what the bodies still arriving hold together) and given back
+// once the body is read or refused.
+func readBodyWithin(w http.ResponseWriter, r *http.Request, limit int64, timeout time.Duration, budget *bodyBudget) ([]byte, error) {
 	if limit <= 0 {
 		limit = MaxRequestBody
 	}
@@ -53,7 +65,7 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 			defer rc.SetReadDeadline(time.Time{})
 		}
 	}
-	buf, err := readAll(http.MaxBytesReader(w, r.Body, limit), int(min(max(r.ContentLength, 0), bodyGrowth)), int(limit)+1)
+	buf, err := readAll(http.MaxBytesReader(w, r.Body, limit), int(min(max(r.ContentLength, 0), bodyChunk)), budget)
 	if err == nil {
 		return buf, nil
 	}
@@ -67,27 +79,55 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 	return nil, err
 }
 
-// readAll reads r to its end into a buffer that starts with room for
-// size bytes and one more read (the one that finds the end), so that a body
-// of its declared length is read into the one buffer set aside for it.
-// A longer body doubles the buffer (append grows a large slice by a
-// quarter, which copied a 32 MiB body about four times over), never past
-// the most bytes r gives and one more read.
-func readAll(r io.Reader, size, most int) ([]byte, error) {
-	buf := make([]byte, 0, size+512)
+// readAll reads r to its end. The first chunk has room for size bytes and
+// one more read (the one that finds the end), so that a small body of its
+// declared length is read into the one buffer set aside for it, and
+// returned as it is; a longer one goes on in chunks twice as large, up to
+// bodyChunkMax, each taken from budget before it is read into, and the
+// chunks are joined at the end. No chunk is copied while the body arrives
+// (a buffer that doubled copied a 32 MiB body about twice over, and held
+// up to twice what was sent).
+func readAll(r io.Reader, size int, budget *bodyBudget) ([]byte, error) {
+	var chunks [][]byte
+	taken := 0
+	defer func() { budget.give(taken) }()
+	next := size + 512
+	total := 0
 	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, max(512, min(cap(buf), most-len(buf))))
+		if !budget.take(next) {
+			return nil, budget.full()
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		switch {
-		case err == io.EOF:
-			return buf, nil
-		case err != nil:
-			return buf, err
+		taken += next
+		chunk := make([]byte, 0, next)
+		for len(chunk) < cap(chunk) {
+			n, err := r.Read(chunk[len(chunk):cap(chunk)])
+			chunk = chunk[:len(chunk)+n]
+			switch {
+			case err == io.EOF:
+				chunks = append(chunks, chunk)
+				return join(chunks, total+len(chunk)), nil
+			case err != nil:
+				chunks = append(chunks, chunk)
+				return join(chunks, total+len(chunk)), err
+			}
 		}
+		chunks = append(chunks, chunk)
+		total += len(chunk)
+		next = min(max(2*next, bodyChunk), bodyChunkMax)
 	}
+}
+
+// join is the chunks as one slice of n bytes: the one chunk itself when
+// there is one.
+func join(chunks [][]byte, n int) []byte {
+	if len(chunks) == 1 {
+		return chunks[0]
+	}
+	out := make([]byte, 0, n)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 func bodyTooLarge(limit int64) error {
@@ -108,10 +148,14 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, api *agent.For
 	if timeout == 0 {
 		timeout = DefaultReadTimeout
 	}
-	body, err := ReadBody(w, r, s.MaxBody, timeout)
+	body, err := readBodyWithin(w, r, s.MaxBody, timeout, s.bodies())
 	switch {
 	case err == nil:
 		return body, true
+	case errors.Is(err, ErrBodiesFull):
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, api, http.StatusServiceUnavailable, "overloaded", "cannot read the request body: "+err.Error()+" (agentvcr serve -max-body-total)")
 	case errors.Is(err, ErrBodyTooLarge):
 		s.fail(w, api, http.StatusRequestEntityTooLarge, "request_too_large", "cannot read the request body: "+err.Error()+" (agentvcr serve -max-body)")
 	case errors.Is(err, ErrBodyTimeout):

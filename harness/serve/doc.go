@@ -48,7 +48,10 @@
 //   - Bodies are read by ReadBody under Server.MaxBody (MaxRequestBody by
 //     default: 413 over it, declared or sent) within Server.ReadTimeout
 //     (DefaultReadTimeout: 408, and the client is dropped); memory grows
-//     with the bytes that arrive, and what the server remembers across
+//     with the bytes that arrive (chunks never copied while a body comes,
+//     joined once it is whole), the bodies still arriving hold at most
+//     Server.MaxBodyTotal together (DefaultMaxBodyTotal: 503 with
+//     Retry-After past it), and what the server remembers across
 //     requests names a body by its SHA-256, so no body outlives its answer.
 //   - Start and Serve give a base URL that works on this machine
 //     (ListenURL); a command that listens beyond loopback prints Exposure.

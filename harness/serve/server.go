@@ -54,15 +54,22 @@ type Server struct {
 	// body: DefaultReadTimeout when 0, none when negative. A client that
 	// goes silent is answered 408 and dropped. Headers have 10 s.
 	ReadTimeout time.Duration
+	// MaxBodyTotal bounds what the bodies still arriving hold together:
+	// DefaultMaxBodyTotal when 0, none when negative. A request whose body
+	// would take more is answered 503 with Retry-After: 1 and dropped, so
+	// that slow clients together hold no more than this.
+	MaxBodyTotal int64
 
-	seq      atomic.Int64
-	infoMu   sync.RWMutex
-	info     map[bodySum]chatInfo // request body's sum -> what chatInfo found
-	out      sync.Mutex           // guards Journal and Log
-	refused  sync.Map             // 429 faults: case and body sum of requests already refused once
-	stopOnce sync.Once
-	done     chan struct{} // closed by stop: ends stalls and pacing
-	doneOnce sync.Once
+	budgetOnce sync.Once
+	budget     *bodyBudget
+	seq        atomic.Int64
+	infoMu     sync.RWMutex
+	info       map[bodySum]chatInfo // request body's sum -> what chatInfo found
+	out        sync.Mutex           // guards Journal and Log
+	refused    sync.Map             // 429 faults: case and body sum of requests already refused once
+	stopOnce   sync.Once
+	done       chan struct{} // closed by stop: ends stalls and pacing
+	doneOnce   sync.Once
 }
 
 // A Route is what serves one case.

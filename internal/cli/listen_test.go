@@ -98,6 +98,13 @@ func TestServeMaxBodyFlag(t *testing.T) {
 		t.Errorf("%d %s\nwant 413 %s", resp.StatusCode, body, want)
 	}
 	for _, bad := range []string{"0", "-1", "1TB", "x"} {
+		code, _, stderr := runIn(t.TempDir(), nil, "serve", "-max-body-total", bad)
+		want := `invalid value "` + bad + `" for flag -max-body-total: want a positive whole number of bytes, KiB, MiB or GiB, e.g. 32MiB`
+		if code != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("-max-body-total %s: exit %d: %s", bad, code, stderr)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "1TB", "x"} {
 		code, _, stderr := runIn(t.TempDir(), nil, "serve", "-max-body", bad)
 		want := `invalid value "` + bad + `" for flag -max-body: want a positive whole number of bytes, KiB, MiB or GiB, e.g. 32MiB`
 		if code != 2 || !strings.HasPrefix(stderr, want) {

@@ -31,7 +31,7 @@ var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... 
                       [-quirk Q] [-rechunk MODE -seed N] [-pace D|recorded [-speed X]]
                       [-fault F]
                       [-journal FILE] [-lang zh|en] [-coalesce]
-                      [-max-body SIZE] [-read-timeout D]
+                      [-max-body SIZE] [-max-body-total SIZE] [-read-timeout D]
 
 Serves cassettes until Ctrl-C, each on its own format's endpoint (POST
 {base}PATH below), and GET /v1/models. The first line on stdout is the base
@@ -94,6 +94,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		pace                                          paceFlag
 		speed                                         float64
 		maxBody                                       = byteSize(serve.MaxRequestBody)
+		maxBodyTotal                                  = byteSize(serve.DefaultMaxBodyTotal)
 	)
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
@@ -108,6 +109,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	fl.StringVar(&fault, "fault", "", "break the replies with `FAULT`: KIND[:N][@TURN], see above")
 	fl.StringVar(&journal, "journal", "", "write each request and what answered it to `FILE` as JSON lines")
 	fl.Var(&maxBody, "max-body", "answer 413 to a request body over `SIZE` (bytes, or KiB, MiB, GiB)")
+	fl.Var(&maxBodyTotal, "max-body-total", "answer 503 to a request whose body would make the bodies still arriving hold more than `SIZE` together")
 	fl.DurationVar(&readTimeout, "read-timeout", serve.DefaultReadTimeout, "answer 408 and drop a client that has not sent its whole body within `D`")
 	fl.StringVar(&lang, "lang", env.Getenv("AGENTVCR_LANG"), "`LANG` of the embedded cassettes: zh or en (default $AGENTVCR_LANG, else zh)")
 	if err := fl.Parse(args); err != nil {
@@ -185,7 +187,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	if readTimeout <= 0 {
 		return usage("-read-timeout %s: want a positive duration, e.g. 60s", readTimeout)
 	}
-	s := &serve.Server{Route: router.Route, Log: env.Stderr, MaxBody: int64(maxBody), ReadTimeout: readTimeout}
+	s := &serve.Server{Route: router.Route, Log: env.Stderr, MaxBody: int64(maxBody), MaxBodyTotal: int64(maxBodyTotal), ReadTimeout: readTimeout}
 	if journal != "" {
 		f, err := os.Create(env.path(journal))
 		if err != nil {
