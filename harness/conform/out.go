@@ -25,23 +25,49 @@ const DroppedFile = "env-dropped.txt"
 // written through a symbolic link: dir is opened as an os.Root (no path
 // may leave it), and a link at a case's folder, inside it or at
 // DroppedFile fails with ErrOutLink, naming it, before anything is
-// written.
+// written. WriteOut is OpenOut and Write at once; conform opens -out
+// before the agent runs, so that a link the agent plants in the folder's
+// place is not followed either.
 func WriteOut(dir string, results []Result, dropped []string) error {
-	if err := writeOut(dir, results, dropped); err != nil {
-		return fmt.Errorf("-out %s: %w", dir, err)
+	o, err := OpenOut(dir)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	return o.Write(results, dropped)
+}
+
+// An OutDir is -out's folder, made if need be and opened (an os.Root)
+// when the run begins.
+type OutDir struct {
+	dir  string
+	root *os.Root
+}
+
+// OpenOut makes dir if it is missing and opens it.
+func OpenOut(dir string) (*OutDir, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("-out %s: %w", dir, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("-out %s: %w", dir, err)
+	}
+	return &OutDir{dir: dir, root: root}, nil
+}
+
+// Write keeps the results under the folder, as WriteOut says.
+func (o *OutDir) Write(results []Result, dropped []string) error {
+	if err := writeOut(o.root, results, dropped); err != nil {
+		return fmt.Errorf("-out %s: %w", o.dir, err)
 	}
 	return nil
 }
 
-func writeOut(dir string, results []Result, dropped []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
+// Close closes the folder.
+func (o *OutDir) Close() error { return o.root.Close() }
+
+func writeOut(root *os.Root, results []Result, dropped []string) error {
 	for _, name := range append([]string{DroppedFile}, caseIDs(results)...) {
 		if err := refuseLinks(root, name); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentvcr/agentvcr/harness/conform"
+	"github.com/agentvcr/agentvcr/internal/outfile"
 	"github.com/agentvcr/agentvcr/wire"
 )
 
@@ -171,6 +172,11 @@ func cmdConform(env Env, args []string) int {
 			return usage("%v", err)
 		}
 	}
+	outputs, err := openConformOutputs(env, f)
+	if err != nil {
+		return usage("%v", err)
+	}
+	defer outputs.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir, PassEnv: f.passEnv}
@@ -183,7 +189,7 @@ func cmdConform(env Env, args []string) int {
 	conform.MarkProviders(results, f.providers)
 	unexpected, stale := baseline.Judge(results)
 	run := conform.RunInfo{API: format.Name, Agent: conform.AgentName(fs.Args()), Cassette: f.cassette, Shard: shard.String()}
-	if err := writeConformReports(env, f, run, results); err != nil {
+	if err := outputs.write(f, run, results); err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 1
 	}
@@ -210,33 +216,78 @@ func verdictCode(env Env, prefix string, unexpected []conform.Result, stale []st
 	return code
 }
 
-// writeConformReports writes -json, -junit and -out.
-func writeConformReports(env Env, f conformFlags, run conform.RunInfo, results []conform.Result) error {
-	if err := writeReport(env, f.jsonOut, func(w io.Writer) error { return conform.WriteRunJSON(w, run, results) }); err != nil {
+// conformOutputs are conform's -json, -junit and -out, each folder opened
+// before the agent runs (outfile, conform.OpenOut): a link the agent
+// plants in a folder's place is not followed, and a missing folder is a
+// usage error before anything runs rather than a lost report after it.
+type conformOutputs struct {
+	json, junit *outfile.File
+	out         *conform.OutDir
+}
+
+func openConformOutputs(env Env, f conformFlags) (conformOutputs, error) {
+	var o conformOutputs
+	var err error
+	if o.json, err = openReport(env, "-json", f.jsonOut); err != nil {
+		return o, err
+	}
+	if o.junit, err = openReport(env, "-junit", f.junitOut); err != nil {
+		o.close()
+		return o, err
+	}
+	if f.out != "" {
+		if o.out, err = conform.OpenOut(env.path(f.out)); err != nil {
+			o.close()
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// write writes -json, -junit and -out.
+func (o conformOutputs) write(f conformFlags, run conform.RunInfo, results []conform.Result) error {
+	if err := writeReport(o.json, func(w io.Writer) error { return conform.WriteRunJSON(w, run, results) }); err != nil {
 		return err
 	}
-	if err := writeReport(env, f.junitOut, func(w io.Writer) error { return conform.WriteJUnit(w, results) }); err != nil {
+	if err := writeReport(o.junit, func(w io.Writer) error { return conform.WriteJUnit(w, results) }); err != nil {
 		return err
 	}
-	if f.out == "" {
+	if o.out == nil {
 		return nil
 	}
 	_, dropped := conform.ScrubEnv(os.Environ(), f.passEnv) // what runAgent dropped
-	return conform.WriteOut(env.path(f.out), results, dropped)
+	return o.out.Write(results, dropped)
 }
 
-// writeReport writes one report file with write; no path, no file.
-func writeReport(env Env, path string, write func(io.Writer) error) error {
+func (o conformOutputs) close() {
+	for _, f := range []*outfile.File{o.json, o.junit} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	if o.out != nil {
+		o.out.Close()
+	}
+}
+
+// openReport opens the report file path a flag names (outfile.Open); no
+// path, no file.
+func openReport(env Env, flag, path string) (*outfile.File, error) {
 	if path == "" {
+		return nil, nil
+	}
+	f, err := outfile.Open(env.path(path))
+	if err != nil && flag != "" {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return f, err
+}
+
+// writeReport writes one report file with write (outfile's rule: a
+// temporary file beside it, renamed over it); no file, nothing.
+func writeReport(f *outfile.File, write func(io.Writer) error) error {
+	if f == nil {
 		return nil
 	}
-	file, err := os.Create(env.path(path))
-	if err != nil {
-		return err
-	}
-	if err := write(file); err != nil {
-		file.Close()
-		return err
-	}
-	return file.Close()
+	return f.Write(write)
 }

@@ -81,3 +81,44 @@ func TestConformOutFiles(t *testing.T) {
 		t.Errorf("env-dropped.txt:\n%s", b)
 	}
 }
+
+// The report folders are opened before the agent runs: an agent that moves
+// the folders of -json, -junit and -out away and plants links to a folder
+// of its own in their place gets nothing written there; the reports land
+// in the folders that were there when the run began.
+func TestConformReportsIgnoreLinksPlantedDuringTheRun(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"reports", "elsewhere"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant := "mv reports reports.moved && ln -s elsewhere reports && mv out out.moved && ln -s elsewhere out; exit 3"
+	code, _, stderr := Capture(Env{Dir: dir}, "conform", "-json", "reports/report.json", "-junit", "reports/report.xml", "-out", "out",
+		"-case", "clean", "--", "sh", "-c", plant)
+	if code != 1 || !strings.Contains(stderr, "failed, and not in the baseline: clean") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "elsewhere")); len(entries) > 0 {
+		t.Errorf("conform wrote %s through a link the agent planted", entries[0].Name())
+	}
+	for _, f := range []string{"reports.moved/report.json", "reports.moved/report.xml", "out.moved/clean/stdout", "out.moved/env-dropped.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// A report folder that does not exist is a usage error before the agent
+// runs, not a report lost after it.
+func TestConformReportFolderMissing(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := Capture(Env{Dir: dir}, "conform", "-json", "no/report.json", "-case", "clean", "--", "sh", "-c", "touch ran")
+	want := "agentvcr conform: -json: " + filepath.Join(dir, "no/report.json") + ": open " + filepath.Join(dir, "no") + ": no such file or directory\n"
+	if code != 2 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d, stderr %q\nwant exit 2, %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("the agent ran")
+	}
+}

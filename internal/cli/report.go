@@ -126,7 +126,14 @@ func cmdReport(env Env, args []string) int {
 		{junitOut, func(w io.Writer) error { return conform.WriteJUnit(w, results) }},
 		{mdOut, func(w io.Writer) error { return conform.WriteMarkdown(w, run, results) }},
 	} {
-		if err := writeReport(env, out.path, out.write); err != nil {
+		f, err := openReport(env, "", out.path)
+		if err == nil {
+			err = writeReport(f, out.write)
+			if f != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
 			fmt.Fprintf(env.Stderr, "agentvcr report: %v\n", err)
 			return 1
 		}
