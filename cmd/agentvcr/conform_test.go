@@ -66,7 +66,7 @@ func conform(args ...string) (code int, stdout, stderr string) {
 	var out, errs bytes.Buffer
 	env := cli.ProcessEnv()
 	env.Stdout, env.Stderr = &out, &errs
-	code = cli.Main(env, append([]string{"conform"}, args...))
+	code = cli.Main(env, append([]string{"conform", "-q"}, args...)) // -q: the tests read stderr whole; TestConformProgressLines reads the progress
 	return code, out.String(), errs.String()
 }
 
@@ -359,5 +359,23 @@ func TestConformAgentOfAnotherFormat(t *testing.T) {
 	want := "agentvcr conform: request on another format's path: conform runs -api chat, which posts to .../v1/chat/completions, and the agent posted to /v1/messages (-api messages speaks that format)\n"
 	if code != 2 || stdout != "" || stderr != want {
 		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
+	}
+}
+
+// Without -q, stderr (not a terminal here) gets a line per finished case
+// while the run goes on, and stdout keeps only the table.
+func TestConformProgressLines(t *testing.T) {
+	t.Parallel()
+	var out, errs bytes.Buffer
+	env := cli.ProcessEnv()
+	env.Stdout, env.Stderr = &out, &errs
+	code := cli.Main(env, append([]string{"conform", "-p", "1", "-case", "clean,crlf,fault_500"}, ownAgent(t)...))
+	got := regexp.MustCompile(`\([0-9.]+m?s\)`).ReplaceAllString(errs.String(), "(D)")
+	want := "conform: 1/3 clean SUCCESS (D)\nconform: 2/3 fault_500 SUCCESS (D)\nconform: 3/3 crlf SUCCESS (D)\n"
+	if code != 0 || got != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, got, want)
+	}
+	if strings.Contains(out.String(), "conform: 1/3") || !strings.Contains(out.String(), "3 cases: 3 SUCCESS") {
+		t.Errorf("stdout:\n%s", out.String())
 	}
 }

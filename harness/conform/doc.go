@@ -26,8 +26,12 @@
 // path no format serves (Claude Code's HEAD /api/hello) are answered 200
 // and not counted; other requests there are answered 404 and kept for -out
 // (Result.Unrouted). The clean case runs first and alone, the others
-// Options.Parallel at a time; when it fails, the other cases' failures say
-// so first (follow.go).
+// Options.Parallel at a time, those that wait longest first (schedule.go:
+// the stall case, the other faults, the broken streams), the results in
+// the catalog's order; when it fails, the other cases' failures say so
+// first (follow.go). Options.Progress is told as each case starts and
+// finishes (progress.go: LineProgress, a line per finished case;
+// TerminalProgress, a status line redrawn in place).
 //
 // # An agent in Go (agentfunc.go)
 //

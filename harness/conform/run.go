@@ -45,6 +45,9 @@ type Options struct {
 	Calls []CallSpec
 	// Parallel is how many cases run at once (default 4).
 	Parallel int
+	// Progress, when set, is told as each case starts and finishes
+	// (LineProgress, TerminalProgress).
+	Progress Progress
 	// Timeout bounds each case's run of the agent (default 30 s), counted
 	// from its start and again from each request of its conversation: an
 	// agent still sending requests (retrying with backoff) is not hung
@@ -145,8 +148,11 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 
 	results := make([]Result, len(opt.Cases))
 	noStream := "" // the first case, when its agent asks for no stream (streamless.go)
+	progress := &progressOf{p: opt.Progress, total: len(opt.Cases)}
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
+		progress.started(st.c)
+		defer func() { progress.finished(results[i]) }()
 		if noStream != "" {
 			if needsStream(st.c) {
 				results[i] = notStreamed(st.c, noStream)
@@ -183,7 +189,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	}
 	sem := make(chan struct{}, opt.Parallel)
 	var wg sync.WaitGroup
-	for _, i := range rest {
+	for _, i := range longestFirst(opt.Cases, rest) {
 		if ctx.Err() != nil {
 			break // interrupted: start no more cases
 		}

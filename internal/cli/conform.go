@@ -56,6 +56,7 @@ type conformFlags struct {
 	jsonOut, junitOut, out, basel string
 	shard                         string
 	list                          bool
+	quiet                         bool
 }
 
 // cmdConform runs `agentvcr conform`.
@@ -70,6 +71,7 @@ func cmdConform(env Env, args []string) int {
 	fs.Var(&f.calls, "call", "call the tool `NAME[=ARGS_JSON]` in the probe's turn (repeatable; default: the first two read-only tools)")
 	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them; q1+q2 composes quirk cases)")
 	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
+	fs.BoolVar(&f.quiet, "q", false, "write no progress to stderr (by default: a line per finished case, or on a terminal a status line redrawn in place)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`, counted from its start and again from each request it sends (an agent still retrying is not hung), up to -retry-timeout")
 	fs.DurationVar(&f.retryTimeout, "retry-timeout", conform.DefaultRetryTimeout, "kill a case's agent that keeps sending requests after `D` at most (opencode retries a broken stream for about 77 s; never below -timeout)")
 	fs.DurationVar(&f.stallTimeout, "stall-timeout", conform.DefaultStallTimeout, "kill a stall case's agent after `D` (real agents give up on a silent stream after 240 to 300 s; never below -timeout)")
@@ -180,7 +182,9 @@ func cmdConform(env Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cmd := conform.Command{Path: fs.Arg(0), Args: fs.Args()[1:], Dir: env.Dir, PassEnv: f.passEnv}
-	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, StallTimeout: f.stallTimeout, RetryTimeout: f.retryTimeout, Recording: rec, Format: format})
+	progress, stopProgress := conformProgress(env, f.quiet)
+	results, err := conform.Run(ctx, conform.Options{Command: cmd, Cases: cases, Calls: calls, Parallel: f.parallel, Timeout: f.timeout, StallTimeout: f.stallTimeout, RetryTimeout: f.retryTimeout, Recording: rec, Format: format, Progress: progress})
+	stopProgress()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agentvcr conform: %v\n", err)
 		return 2
@@ -290,4 +294,20 @@ func writeReport(f *outfile.File, write func(io.Writer) error) error {
 		return nil
 	}
 	return f.Write(write)
+}
+
+// conformProgress is the progress a run writes to stderr: none with -q; a
+// status line redrawn in place when stderr is a terminal; else a line per
+// finished case. stop ends it.
+func conformProgress(env Env, quiet bool) (p conform.Progress, stop func()) {
+	if quiet {
+		return nil, func() {}
+	}
+	if f, ok := env.Stderr.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			t := conform.NewTerminalProgress(env.Stderr)
+			return t, t.Stop
+		}
+	}
+	return conform.LineProgress(env.Stderr), func() {}
 }

@@ -28,7 +28,7 @@ func TestConformOutRefusesLinks(t *testing.T) {
 			if err := os.Symlink(target, filepath.Join(out, plant)); err != nil {
 				t.Fatal(err)
 			}
-			code, _, stderr := Capture(Env{Dir: dir}, "conform", "-out", "out", "-case", "clean", "--", "sh", "-c", "echo agent output; exit 3")
+			code, _, stderr := Capture(Env{Dir: dir}, "conform", "-q", "-out", "out", "-case", "clean", "--", "sh", "-c", "echo agent output; exit 3")
 			want := "agentvcr conform: -out " + out + ": " + plant + " is a symbolic link to " + target + ": conform follows no link under -out; remove it\n"
 			if code != 1 || stderr != want {
 				t.Errorf("exit %d, stderr %q\nwant exit 1, %q", code, stderr, want)
