@@ -143,9 +143,8 @@ func commandFlags(sub string) ([]string, bool) {
 	}
 	var flags []string
 	for _, line := range strings.Split(stdout+stderr, "\n") {
-		if rest, ok := strings.CutPrefix(line, "  -"); ok {
-			name, _, _ := strings.Cut(rest, " ")
-			flags = append(flags, name)
+		if rest, ok := strings.CutPrefix(line, "  -"); ok && strings.TrimSpace(rest) != "" {
+			flags = append(flags, strings.Fields(rest)[0]) // "-p N", or "-q\tusage" for a short bool flag
 		}
 	}
 	return flags, true
