@@ -88,7 +88,7 @@ func readBodyWithin(w http.ResponseWriter, r *http.Request, limit int64, timeout
 // (a buffer that doubled copied a 32 MiB body about twice over, and held
 // up to twice what was sent).
 func readAll(r io.Reader, size int, budget *bodyBudget) ([]byte, error) {
-	var chunks [][]byte
+	var full [][]byte // the chunks filled before the one being read into
 	taken := 0
 	defer func() { budget.give(taken) }()
 	next := size + 512
@@ -102,27 +102,25 @@ func readAll(r io.Reader, size int, budget *bodyBudget) ([]byte, error) {
 		for len(chunk) < cap(chunk) {
 			n, err := r.Read(chunk[len(chunk):cap(chunk)])
 			chunk = chunk[:len(chunk)+n]
-			switch {
-			case err == io.EOF:
-				chunks = append(chunks, chunk)
-				return join(chunks, total+len(chunk)), nil
-			case err != nil:
-				chunks = append(chunks, chunk)
-				return join(chunks, total+len(chunk)), err
+			if err == nil {
+				continue
 			}
+			if full != nil { // a body of one chunk is that chunk, with no list to hold it
+				chunk = join(append(full, chunk), total+len(chunk))
+			}
+			if err == io.EOF {
+				return chunk, nil
+			}
+			return chunk, err
 		}
-		chunks = append(chunks, chunk)
+		full = append(full, chunk)
 		total += len(chunk)
 		next = min(max(2*next, bodyChunk), bodyChunkMax)
 	}
 }
 
-// join is the chunks as one slice of n bytes: the one chunk itself when
-// there is one.
+// join is the chunks as one slice of n bytes.
 func join(chunks [][]byte, n int) []byte {
-	if len(chunks) == 1 {
-		return chunks[0]
-	}
 	out := make([]byte, 0, n)
 	for _, c := range chunks {
 		out = append(out, c...)
