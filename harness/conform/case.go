@@ -89,6 +89,9 @@ type Case struct {
 	// Delivered says which calls of the tool turn a broken stream delivered
 	// whole before it broke (DeliveredAllButLast unless set).
 	Delivered Delivered
+	// Echoes: the transform adds what the agent must send back
+	// (quirk.Quirk.Echoes), so recorded mode leaves the case out.
+	Echoes bool
 	// OnArguments: the transform edits the calls' argument text alone
 	// (quirk.Quirk.OnArguments); on a probe whose calls carry "{}" the case
 	// is SKIPPED as vacuous (vacuous.go).
@@ -162,7 +165,7 @@ func Cases() []Case {
 // quirkCase is the case of a quirk: ExpectSame, its source taken from the
 // last parenthesized part of its Doc.
 func quirkCase(q quirk.Quirk) Case {
-	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-", Markers: q.Markers, OnArguments: q.OnArguments}
+	c := Case{ID: q.Name, Tier: TierQuirk, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Source: "-", Markers: q.Markers, OnArguments: q.OnArguments, Echoes: q.Echoes}
 	if m := sourceRe.FindStringSubmatch(q.Doc); m != nil {
 		c.Source = m[1]
 	}

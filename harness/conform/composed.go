@@ -25,7 +25,7 @@ func composedCase(all []Case, name string) (Case, error) {
 	if err != nil {
 		return Case{}, fmt.Errorf("%w %q: %v", ErrUnknownCase, name, err)
 	}
-	c := Case{ID: name, Tier: TierQuirk, Expect: ExpectSame, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Markers: q.Markers, OnArguments: q.OnArguments}
+	c := Case{ID: name, Tier: TierQuirk, Expect: ExpectSame, Doc: q.Doc, DropsIDs: q.DropsIDs, Transform: q.Apply, Markers: q.Markers, OnArguments: q.OnArguments, Echoes: q.Echoes}
 	var sources []string
 	for _, p := range q.Parts() {
 		i := slices.IndexFunc(all, func(c Case) bool { return c.ID == p.Name && c.Tier == TierQuirk })

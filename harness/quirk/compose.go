@@ -78,6 +78,7 @@ func Compose(parts ...Quirk) (Quirk, error) {
 		c.Benign = c.Benign && p.Benign
 		c.OnArguments = c.OnArguments && p.OnArguments // one part that edits more reaches the agent
 		c.DropsIDs = c.DropsIDs || p.DropsIDs
+		c.Echoes = c.Echoes || p.Echoes
 		c.Warns = c.Warns || p.Warns
 		c.Reasoning = c.Reasoning || p.Reasoning
 		for _, m := range p.Markers {

@@ -63,6 +63,28 @@ func TestGeminiQuirkSemantics(t *testing.T) {
 					t.Errorf("err = %v, %d calls; want a truncated stream without the calls", err, len(got.ToolCalls))
 				}
 				return
+			case "gemini_args_streamed_cut":
+				if !errors.Is(err, agent.ErrTruncatedStream) {
+					t.Errorf("err = %v; want a truncated stream", err)
+				}
+				return
+			case "gemini_error_line":
+				var se *agent.StreamError
+				if !errors.As(err, &se) || se.Type != "CANCELLED" || se.Code != "499" || got.Text != "Let me s" {
+					t.Errorf("err = %v, text %q; want CANCELLED 499 after the first piece", err, got.Text)
+				}
+				return
+			case "gemini_malformed_after_call":
+				if !errors.Is(err, gemini.ErrMalformedFunctionCall) || !strings.Contains(err.Error(), "Malformed function call: the arguments do not parse") {
+					t.Errorf("err = %v; want ErrMalformedFunctionCall with its finishMessage", err)
+				}
+				return
+			case "gemini_prompt_blocked":
+				var be *gemini.BlockedError
+				if !errors.Is(err, gemini.ErrBlocked) || !errors.As(err, &be) || !be.Prompt || be.Reason != "PROHIBITED_CONTENT" {
+					t.Errorf("err = %v; want the prompt blocked for PROHIBITED_CONTENT", err)
+				}
+				return
 			}
 			if !q.Benign || err != nil {
 				t.Fatalf("benign %v, err %v", q.Benign, err)
@@ -74,6 +96,18 @@ func TestGeminiQuirkSemantics(t *testing.T) {
 			}
 			if diff := cmp.Diff(base.Text, got.Text); diff != "" {
 				t.Errorf("text (-clean +quirk):\n%s", diff)
+			}
+			switch q.Name {
+			case "gemini_signature_first_only": // the clean turn's signature, on the first call
+				if gemini.Signature(got.ToolCalls[0]) != "c2lnbmF0dXJl" || gemini.Signature(got.ToolCalls[1]) != "" {
+					t.Errorf("signatures %q, %q; want the clean one on the first call only", gemini.Signature(got.ToolCalls[0]), gemini.Signature(got.ToolCalls[1]))
+				}
+				want, got.ToolCalls = withoutExtra(want), withoutExtra(got.ToolCalls)
+			case "gemini_signature_empty_text": // the signature is the turn's, on no call
+				if len(got.Thinking) != 1 || got.Thinking[0].Type != agent.ThinkingRedacted || got.Thinking[0].Data != "c2lnbmF0dXJl" {
+					t.Errorf("thinking %+v; want the signature kept for the turn", got.Thinking)
+				}
+				want, got.ToolCalls = withoutExtra(want), withoutExtra(got.ToolCalls)
 			}
 			if diff := cmp.Diff(want, got.ToolCalls); diff != "" {
 				t.Errorf("calls (-clean +quirk):\n%s", diff)
@@ -102,4 +136,14 @@ func TestGeminiQuirksTextOnly(t *testing.T) {
 			t.Errorf("%s: text %q", q.Name, got.Text)
 		}
 	}
+}
+
+// withoutExtra are calls without their ExtraContent (the signatures).
+func withoutExtra(calls []agent.ToolCall) []agent.ToolCall {
+	out := make([]agent.ToolCall, len(calls))
+	for i, c := range calls {
+		c.ExtraContent = nil
+		out[i] = c
+	}
+	return out
 }

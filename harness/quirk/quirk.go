@@ -29,6 +29,12 @@ type Quirk struct {
 	// keeps apart from the answer: agentvcr run shows it as thinking lines,
 	// and the transcript is the clean one once those lines are left out.
 	Reasoning bool
+	// Echoes means the transform adds what a correct client sends back in
+	// its next request (a thought signature where the clean stream has
+	// none): the requests after it are not the clean run's, so a check that
+	// compares requests with a recording's (conform's recorded mode) leaves
+	// it out.
+	Echoes bool
 	// OnArguments means the shape lives in the calls' argument text alone
 	// (cut into pieces, repeated, sent only at the end): on calls whose
 	// arguments are "{}" it has next to nothing to work on, and an agent

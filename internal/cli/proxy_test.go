@@ -86,7 +86,7 @@ func TestProxyRunsOurAgentThroughAQuirk(t *testing.T) {
 // refuses (exit 1); nothing listens in either case.
 func TestProxyRefusesBadFlags(t *testing.T) {
 	chat := "index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args"
-	gemini := "crlf, comments, gemini_call_ids_dropped, gemini_calls_across_events, gemini_args_split_name_first, gemini_empty_candidate, gemini_finish_alone, gemini_lf, gemini_error_midstream, gemini_malformed_function_call, gemini_cut_before_finish"
+	gemini := "crlf, comments, gemini_call_ids_dropped, gemini_calls_across_events, gemini_args_split_name_first, gemini_empty_candidate, gemini_finish_alone, gemini_args_streamed, gemini_args_streamed_one_rune, gemini_args_streamed_split_escapes, gemini_args_streamed_out_of_order, gemini_args_streamed_ids_repeated, gemini_signature_first_only, gemini_signature_empty_text, gemini_chunks_after_finish, gemini_second_candidate, gemini_lf, gemini_error_midstream, gemini_malformed_function_call, gemini_args_streamed_cut, gemini_error_line, gemini_malformed_after_call, gemini_prompt_blocked, gemini_cut_before_finish"
 	up := []string{"-upstream", "http://127.0.0.1:1/v1"}
 	for _, tt := range []struct {
 		args []string

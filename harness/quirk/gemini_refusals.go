@@ -1,0 +1,69 @@
+package quirk
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentvcr/agentvcr/harness/sse"
+)
+
+// errorLineCancelled is what Google sends when a request is cancelled
+// mid-stream: its error object on a line of its own, not framed as an SSE
+// event.
+const errorLineCancelled = `{"error":{"code":499,"message":"The operation was cancelled.","status":"CANCELLED"}}`
+
+// errorLine keeps the first event and ends the stream with the bare error
+// line: the turn so far must not be taken for the answer.
+func errorLine(body []byte, _ int64) ([]byte, error) {
+	for _, ev := range sse.Parse(body) {
+		if !ev.HasData {
+			continue
+		}
+		o, err := parseJSONObject(ev.Data)
+		if err != nil {
+			return nil, fmt.Errorf("event %q: %w", ev.Data, err)
+		}
+		b, err := o.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		first := sse.Format([]sse.Event{{Data: string(b), HasData: true}}, "\r\n")
+		return append(first, errorLineCancelled+"\r\n"...), nil
+	}
+	return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+}
+
+// malformedAfterCall keeps the call parts and ends the turn with
+// finishReason MALFORMED_FUNCTION_CALL and a finishMessage in an event of
+// its own: the calls that came are the invalid ones, and none may run.
+func malformedAfterCall(evs []*jsonObject) ([]*jsonObject, error) {
+	i := callEvent(evs)
+	if i < 0 {
+		return nil, fmt.Errorf("no call: %w", ErrNotApplicable)
+	}
+	end := evs[i].clone()
+	candidate(evs[i]).del("finishReason")
+	evs[i].del("usageMetadata")
+	setParts(end, []any{})
+	candidate(end).set("finishReason", "MALFORMED_FUNCTION_CALL")
+	candidate(end).setAfter("finishReason", "finishMessage", "Malformed function call: the arguments do not parse")
+	return append(evs[:i+1:i+1], append([]*jsonObject{end}, evs[i+1:]...)...), nil
+}
+
+// promptBlocked answers with the prompt blocked: one event with
+// promptFeedback.blockReason, the usage and no candidate.
+func promptBlocked(evs []*jsonObject) ([]*jsonObject, error) {
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+	}
+	ev := evs[len(evs)-1].clone()
+	ev.del("candidates")
+	fb := &jsonObject{}
+	fb.set("blockReason", "PROHIBITED_CONTENT")
+	ev.setAfter("", "promptFeedback", fb)
+	usage := &jsonObject{}
+	usage.set("promptTokenCount", json.Number("100"))
+	usage.set("totalTokenCount", json.Number("100"))
+	ev.set("usageMetadata", usage)
+	return []*jsonObject{ev}, nil
+}
