@@ -18,6 +18,13 @@ fi
 case $OPENAI_BASE_URL in
 *[\"\\]*) echo "agent.sh: OPENAI_BASE_URL holds a quote or a backslash: $OPENAI_BASE_URL" >&2; exit 2 ;;
 esac
+# stream_idle_timeout_ms: how long Codex waits on a silent stream before it
+# drops the attempt (its default 300000, five minutes); CODEX_STREAM_IDLE_TIMEOUT_MS,
+# read by this wrapper (Codex has no variable for it), sets another.
+idle_ms=${CODEX_STREAM_IDLE_TIMEOUT_MS:-300000}
+case $idle_ms in
+''|*[!0-9]*) echo "agent.sh: CODEX_STREAM_IDLE_TIMEOUT_MS is not a number of milliseconds: $idle_ms" >&2; exit 2 ;;
+esac
 prompt=${1:-"What is in this folder? Look at its files, then answer in one sentence."}
 
 home=$(mktemp -d "${TMPDIR:-/tmp}/codex-home.XXXXXX") || exit 2
@@ -54,6 +61,7 @@ name = "agentvcr conform"
 base_url = "$OPENAI_BASE_URL"
 env_key = "OPENAI_API_KEY"
 wire_api = "responses"
+stream_idle_timeout_ms = $idle_ms
 TOML
 
 "$cli" exec --skip-git-repo-check --ephemeral --color never "$prompt" </dev/null
