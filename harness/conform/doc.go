@@ -116,8 +116,8 @@
 // name says it reads media (view_image, ...: mediaprobe.go) only when no
 // other qualifies, and then the first case's details say the probe
 // exercises no tool that reads text and name the -call of the agent's
-// shell tool with a read-only command that would (Codex: -call
-// 'shell={"command":["cat","README.md"]}'; conform never calls a shell
+// shell tool with a read-only command that would (Codex 0.171: -call
+// 'exec_command={"cmd":"cat README.md"}'; conform never calls a shell
 // unless told); one such tool is called twice; none is ErrNoReadOnlyTool,
 // which names the tools offered. Arguments not given are generated from the tool's JSON Schema
 // (GenerateArguments): required members (a schema that requires none still
