@@ -1,6 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +52,42 @@ func TestConformComposedCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestConformCaseFiles: conform -cases DIR runs the folder's case files of
+// its -api beside the catalog (here alone, with -case), lists them with
+// -list, names the files of another -api it leaves out, and writes each
+// one's file into the JSON report; a bad file is one line and exit 2.
+func TestConformCaseFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cases := filepath.Join(dir, "cases")
+	os.Mkdir(cases, 0o755)
+	os.WriteFile(filepath.Join(cases, "runes.txtar"), []byte("id: acme_runes\napi: chat\ndoc: no ids, one rune a piece\nseen: ACME gateway 2.3\nquirks: ids_dropped + args_one_rune + crlf\n"), 0o644)
+	os.WriteFile(filepath.Join(cases, "ping.txtar"), []byte("id: acme_ping\napi: messages\ndoc: pings\nseen: ACME gateway 2.3\nquirks: messages_ping_before_delta\n"), 0o644)
+	wantErr := "agentvcr conform: -cases: 1 case file(s) of another -api not run here: " + filepath.Join(cases, "ping.txtar") + "\n"
+	code, stdout, stderr := conform("-cases", cases, "-list", "--", "true")
+	if code != 0 || !strings.HasSuffix(stdout, "\nacme_runes           quirk   no ids, one rune a piece\n") || stderr != wantErr {
+		t.Errorf("-list: exit %d\n%s%s", code, stdout, stderr)
+	}
+	report := filepath.Join(dir, "report.json")
+	code, stdout, stderr = conform(append([]string{"-cases", cases, "-case", "clean,acme_runes", "-json", report}, ownAgent(t)...)...)
+	if code != 0 || stderr != wantErr || !strings.Contains(stdout, "2 cases: 2 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED") {
+		t.Errorf("exit %d\nstderr %q\nwant   %q\n%s", code, stderr, wantErr, stdout)
+	}
+	var checks []struct{ ID, Status, File string }
+	data, _ := os.ReadFile(report)
+	if err := json.Unmarshal(data, &checks); err != nil {
+		t.Fatal(err)
+	}
+	if len(checks) != 2 || checks[1].ID != "acme_runes" || checks[1].File != filepath.Join(cases, "runes.txtar") || checks[0].File != "" {
+		t.Errorf("report: %+v", checks)
+	}
+	os.WriteFile(filepath.Join(cases, "bad.txtar"), []byte("id: acme_bad\n"), 0o644)
+	code, stdout, stderr = conform("-cases", cases, "--", "true")
+	wantErr = "agentvcr conform: -cases: bad case file " + filepath.Join(cases, "bad.txtar") + ":1: field api is missing (the fields are id, api, doc, seen, quirks)\n"
+	if code != 2 || stderr != wantErr || stdout != "" {
+		t.Errorf("bad file: exit %d\nstderr %q\nwant   %q", code, stderr, wantErr)
 	}
 }

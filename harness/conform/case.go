@@ -99,6 +99,9 @@ type Case struct {
 	// Markers are texts the case's transform adds that a correct agent
 	// never shows or sends back: a decoy answer's words (garbage.go).
 	Markers []string
+	// File is the case file the case was read from (ReadCaseFiles); ""
+	// for a case of the catalog.
+	File string
 }
 
 // Delivered is how many calls of the tool turn a broken stream delivered

@@ -159,6 +159,22 @@
 // case expects (quirk.Lookup refuses two broken parts), with that part's
 // Delivered. A part that is no quirk case of the format is refused.
 //
+// # Case files (casefile.go)
+//
+// ReadCaseFiles reads a user's own cases, kept in their repository beside
+// the agent: each is a txtar file (the form of the scenarios, reviewed as
+// text in a pull request) whose comment holds one field a line, id, api,
+// doc, seen and quirks ("ids_dropped + args_one_rune + crlf"). Its case is
+// the catalog quirk it names, or the composition of those it names, under
+// its own id, doc and seen, with File set; its expectation is derived from
+// the quirks as a composition's is. The files of another format come back
+// apart for the caller to name. A file that does not parse, misses or
+// repeats a field, names an unknown format or quirk, composes quirks that
+// cannot compose, takes a catalog case's id or another file's, or carries
+// a file section (a captured stream, which this version does not read) is
+// ErrCaseFile, naming the file and line; Check.File names a case file's
+// case in the JSON report, and report merge reads it.
+//
 // # Checks (check.go)
 //
 // Checks read requests through a Format (one per wire format, Formats), so

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentvcr/agentvcr/harness/quirk"
 )
 
 // ErrBadReport is returned for a JSON report with a field conform -json
@@ -19,12 +21,13 @@ var ErrBadReport = errors.New("bad report")
 //
 // The fields with a grammar must match it, which leaves no room for a
 // newline or a tag: api a format of package wire, id a case of that
-// format's catalog (the recorded catalog with a cassette), tier that
+// format's catalog (the recorded catalog with a cassette), a composition
+// of its quirk cases, or with file set a case file's own id, tier that
 // case's tier, status one of the four verdicts, other_provider empty or
 // that case's provider, shard empty or I/N as conform -shard writes it.
 // The counts (requests, duration_ms) are 0 or more, exit_code is -1 (the
 // agent was killed or never started) or more. The one-line texts (agent,
-// cassette, description, source) hold no control character. details and
+// cassette, description, source, file) hold no control character. details and
 // diff are the agent's own words, many lines at times: they are read as
 // they are and every writer escapes them.
 func checkReport(name string, checks []Check) error {
@@ -43,11 +46,10 @@ func checkReport(name string, checks []Check) error {
 		if c.Cassette != "" {
 			catalog = RecordedCases(format)
 		}
-		k := slices.IndexFunc(catalog, func(cs Case) bool { return cs.ID == c.ID })
-		if k < 0 {
+		want, ok := reportedCase(catalog, c)
+		if !ok {
 			return bad(i, "\"id\" is %q, which this agentvcr's -api %s catalog does not have: use the agentvcr that ran conform", c.ID, c.API)
 		}
-		want := catalog[k]
 		switch {
 		case c.Tier != want.Tier:
 			return bad(i, "\"tier\" is %q, the case %s is of the tier %q", c.Tier, c.ID, want.Tier)
@@ -70,7 +72,7 @@ func checkReport(name string, checks []Check) error {
 			}
 		}
 		for _, f := range []struct{ name, value string }{
-			{"agent", c.Agent}, {"cassette", c.Cassette}, {"description", c.Description}, {"source", c.Source},
+			{"agent", c.Agent}, {"cassette", c.Cassette}, {"description", c.Description}, {"source", c.Source}, {"file", c.File},
 		} {
 			if hasControl(f.value) {
 				return bad(i, "%q is %q: a control character (a newline among them) is no part of it", f.name, f.value)
@@ -102,4 +104,23 @@ func providerOr(p string) string {
 // tab: what one line of a report's heading or table cannot show as it is.
 func hasControl(s string) bool {
 	return visible(s) != s || strings.ContainsRune(s, '\t')
+}
+
+// reportedCase is the case a check reports: the catalog's case of its id,
+// the composition its id names (q1+q2), or, for a check with a file, a
+// case file's case, whose id is its own (one word, no catalog case's) and
+// whose tier is the quirk tier; a case file's quirk may edit argument
+// text alone, so its check may be vacuous.
+func reportedCase(catalog []Case, c Check) (Case, bool) {
+	if k := slices.IndexFunc(catalog, func(cs Case) bool { return cs.ID == c.ID }); k >= 0 {
+		return catalog[k], c.File == ""
+	}
+	if c.File != "" {
+		return Case{Tier: TierQuirk, OnArguments: true}, caseFileID.MatchString(c.ID)
+	}
+	if strings.Contains(c.ID, quirk.Separator) {
+		composed, err := composedCase(catalog, c.ID)
+		return composed, err == nil
+	}
+	return Case{}, false
 }

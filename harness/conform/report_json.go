@@ -18,6 +18,7 @@ type Check struct {
 	OtherProvider string `json:"other_provider,omitempty"`
 	Description   string `json:"description"`
 	Source        string `json:"source"`
+	File          string `json:"file,omitempty"`
 	Details       string `json:"details"`
 	Diff          string `json:"diff,omitempty"`
 	ExitCode      int    `json:"exit_code"`
@@ -56,7 +57,7 @@ func WriteRunJSON(w io.Writer, run RunInfo, results []Result) error {
 	checks := make([]Check, len(results))
 	for i, r := range results {
 		checks[i] = Check{ID: r.Case.ID, Tier: r.Case.Tier, Status: r.Status, Expected: r.Expected, Vacuous: r.Vacuous, OtherProvider: r.OtherProvider,
-			Description: r.Case.Doc, Source: r.Case.Source, Details: r.Details, Diff: r.Diff,
+			Description: r.Case.Doc, Source: r.Case.Source, File: r.Case.File, Details: r.Details, Diff: r.Diff,
 			ExitCode: r.ExitCode, TimedOut: r.TimedOut, Requests: len(r.Requests), DurationMS: r.Duration.Milliseconds(),
 			API: run.API, Agent: run.Agent, Cassette: run.Cassette, Shard: run.Shard}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,7 @@ flags:
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
 	calls, cases, ignore, passEnv listFlag
+	caseDirs                      listFlag
 	providers                     listFlag
 	cassette, api                 string
 	parallel                      int
@@ -70,6 +72,7 @@ func cmdConform(env Env, args []string) int {
 	var f conformFlags
 	fs.Var(&f.calls, "call", "call the tool `NAME[=ARGS_JSON]` in the probe's turn (repeatable; default: the first two read-only tools)")
 	fs.Var(&f.cases, "case", "run only the case `ID` (repeatable; -list shows them; q1+q2 composes quirk cases)")
+	fs.Var(&f.caseDirs, "cases", "run the case files (*"+conform.CaseFileExt+") of `DIR` beside the catalog, those of this -api (repeatable; each composes catalog quirks under an id of its own)")
 	fs.IntVar(&f.parallel, "p", 4, "run `N` cases at once")
 	fs.BoolVar(&f.quiet, "q", false, "write no progress to stderr (by default: a line per finished case, or on a terminal a status line redrawn in place)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "kill a case's agent after `D`, counted from its start and again from each request it sends (an agent still retrying is not hung), up to -retry-timeout")
@@ -100,6 +103,21 @@ func cmdConform(env Env, args []string) int {
 	all := format.Cases()
 	if f.cassette != "" {
 		all = conform.RecordedCases(format)
+	}
+	if len(f.caseDirs) > 0 {
+		if f.cassette != "" {
+			fmt.Fprintf(env.Stderr, "agentvcr conform: -cases with -cassette: case files compose quirks on the probe's turn, recorded mode replays a cassette; run them apart\n")
+			return 2
+		}
+		own, other, err := conform.ReadCaseFiles(format, all, f.caseDirs)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "agentvcr conform: -cases: %v\n", err)
+			return 2
+		}
+		if len(other) > 0 {
+			fmt.Fprintf(env.Stderr, "agentvcr conform: -cases: %d case file(s) of another -api not run here: %s\n", len(other), strings.Join(other, ", "))
+		}
+		all = append(slices.Clip(all), own...)
 	}
 	if f.list {
 		width := 18

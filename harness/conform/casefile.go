@@ -1,0 +1,199 @@
+package conform
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// ErrCaseFile is returned for a case file conform cannot run: the error
+// names the file (and the line where there is one) and what is wrong.
+var ErrCaseFile = errors.New("bad case file")
+
+// CaseFileExt is how the name of a case file ends: conform -cases DIR
+// reads every file of DIR whose name ends so, and no other.
+const CaseFileExt = ".txtar"
+
+// A case file is a txtar archive, the form of the scenarios: its comment
+// is a field a line ("id: …"), which reads and reviews like any text in a
+// pull request; its file sections are kept for what a case may carry
+// besides (a captured stream), and this version reads none.
+//
+//	# why this case exists, for the reviewer
+//	id: acme_gateway_runes
+//	api: chat
+//	doc: the ACME gateway drops call ids and sends arguments one rune a piece
+//	seen: ACME gateway 2.3, ticket OPS-1432
+//	quirks: ids_dropped + args_one_rune
+var caseFileFields = []string{"id", "api", "doc", "seen", "quirks"}
+
+// caseFileID is what an id may be: it names the case in tables,
+// baselines and -out folders, so one word of lower-case letters, digits
+// and underscores, as the catalog's ids are.
+var caseFileID = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
+
+// ReadCaseFiles reads the case files of dirs, in the order of dirs and of
+// the names in each, and returns those for format f as cases of the quirk
+// tier beside the catalog all (f's own): each is the composition of the
+// catalog quirks it names (composedCase), its expectation derived from
+// them as -case q1+q2's is, under the file's id, doc and seen, with File
+// set. Files for another format are not run; their paths come back in
+// other so the caller can say so. A file that does not parse, misses a
+// field, names an unknown format or quirk, quirks that cannot compose, or
+// an id that a catalog case or another file has, is an error wrapping
+// ErrCaseFile that names the file; nothing is run then.
+func ReadCaseFiles(f Format, all []Case, dirs []string) (cases []Case, other []string, err error) {
+	seen := map[string]string{} // id → the file that has it
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", ErrCaseFile, err)
+		}
+		n := 0
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), CaseFileExt) {
+				continue
+			}
+			n++
+			path := filepath.Join(dir, e.Name())
+			cf, err := parseCaseFile(path)
+			if err != nil {
+				return nil, nil, err
+			}
+			if prev, ok := seen[cf.id]; ok {
+				return nil, nil, fmt.Errorf("%w %s: id %s is also the id of %s", ErrCaseFile, path, cf.id, prev)
+			}
+			seen[cf.id] = path
+			format, err := FormatByName(cf.api)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.apiLine, err)
+			}
+			if format.Name != f.Name {
+				other = append(other, path)
+				continue
+			}
+			if slices.ContainsFunc(all, func(c Case) bool { return c.ID == cf.id }) {
+				return nil, nil, fmt.Errorf("%w %s:%d: id %s is a case of the catalog: give the file an id of its own", ErrCaseFile, path, cf.idLine, cf.id)
+			}
+			c, err := cf.compose(all)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.quirksLine, err)
+			}
+			cases = append(cases, c)
+		}
+		if n == 0 {
+			return nil, nil, fmt.Errorf("%w: %s holds no case file (a file whose name ends %s)", ErrCaseFile, dir, CaseFileExt)
+		}
+	}
+	return cases, other, nil
+}
+
+// caseFile is a case file as read, with the line of each field for the
+// errors.
+type caseFile struct {
+	path                        string
+	id, api, doc, seen          string
+	quirks                      []string
+	idLine, apiLine, quirksLine int
+}
+
+// parseCaseFile reads one case file's fields: each once, each one line,
+// no field it does not know.
+func parseCaseFile(path string) (caseFile, error) {
+	cf := caseFile{path: path}
+	bad := func(line int, format string, args ...any) (caseFile, error) {
+		return caseFile{}, fmt.Errorf("%w %s:%d: %s", ErrCaseFile, path, line, fmt.Sprintf(format, args...))
+	}
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		return caseFile{}, fmt.Errorf("%w: %v", ErrCaseFile, err)
+	}
+	comment := string(ar.Comment)
+	lines := strings.Split(strings.TrimSuffix(comment, "\n"), "\n")
+	if len(ar.Files) > 0 {
+		return bad(len(lines)+1, "a file section (-- %s --): this agentvcr reads case files that compose quirks, and no captured stream", ar.Files[0].Name)
+	}
+	got := map[string]int{}
+	for i, line := range lines {
+		n := i + 1
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return bad(n, "%q is no field: write one field a line, name: value (the fields are %s)", line, strings.Join(caseFileFields, ", "))
+		}
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if !slices.Contains(caseFileFields, key) {
+			return bad(n, "unknown field %q (the fields are %s)", key, strings.Join(caseFileFields, ", "))
+		}
+		if prev, ok := got[key]; ok {
+			return bad(n, "field %s given twice (first on line %d)", key, prev)
+		}
+		got[key] = n
+		if value == "" {
+			return bad(n, "field %s is empty", key)
+		}
+		if strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return bad(n, "field %s holds a control character", key)
+		}
+		switch key {
+		case "id":
+			if !caseFileID.MatchString(value) {
+				return bad(n, "id %q: an id is lower-case letters, digits and underscores, as the catalog's are", value)
+			}
+			cf.id, cf.idLine = value, n
+		case "api":
+			cf.api, cf.apiLine = value, n
+		case "doc":
+			cf.doc = value
+		case "seen":
+			cf.seen = value
+		case "quirks":
+			for _, q := range strings.Split(value, quirk.Separator) {
+				cf.quirks = append(cf.quirks, strings.TrimSpace(q))
+			}
+			cf.quirksLine = n
+		}
+	}
+	for _, key := range caseFileFields {
+		if _, ok := got[key]; !ok {
+			return bad(len(lines), "field %s is missing (the fields are %s)", key, strings.Join(caseFileFields, ", "))
+		}
+	}
+	return cf, nil
+}
+
+// compose returns the file's case: the catalog quirk it names, or the
+// composition of those it names, under the file's id, doc and seen.
+func (cf caseFile) compose(all []Case) (Case, error) {
+	name := strings.Join(cf.quirks, quirk.Separator)
+	var c Case
+	if len(cf.quirks) == 1 {
+		i := slices.IndexFunc(all, func(c Case) bool { return c.ID == name && c.Tier == TierQuirk })
+		q, err := quirk.Lookup(name)
+		switch {
+		case i >= 0:
+			c = all[i]
+		case err == nil && q.API == "" && q.Benign: // format-free (comments): a case of chat's catalog only
+			c = quirkCase(q)
+		default:
+			return Case{}, fmt.Errorf("%w %q: it is no quirk case of the -api %s catalog (agentvcr conform -list shows them)", ErrUnknownCase, name, cf.api)
+		}
+	} else {
+		var err error
+		if c, err = composedCase(all, name); err != nil {
+			return Case{}, err
+		}
+	}
+	c.ID, c.Doc, c.Source, c.File = cf.id, cf.doc, cf.seen, cf.path
+	return c, nil
+}
