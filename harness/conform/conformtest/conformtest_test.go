@@ -98,3 +98,19 @@ func takesCutStreams(t *testing.T) conform.AgentFunc {
 	}
 	return ownAgent(t, &f)
 }
+
+// Case files run through CaseDirs as conform -cases runs them: our agent
+// passes a benign composition (chat) and a broken one (messages), each
+// case a subtest under its file's id.
+func TestOwnAgentCaseFiles(t *testing.T) {
+	for _, tt := range []struct{ api, clean, id string }{{"chat", "clean", "test_runes_no_ids"}, {"messages", "messages_clean", "test_ping_cut"}} {
+		t.Run(tt.api, func(t *testing.T) {
+			f, err := wire.ByName(tt.api)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conformtest.Run(t, conformtest.Options{Agent: ownAgent(t, f), API: tt.api, CaseDirs: []string{"testdata/cases"},
+				Cases: []string{tt.clean, tt.id}, Parallel: 2, Timeout: 20 * time.Second})
+		})
+	}
+}

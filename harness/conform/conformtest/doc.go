@@ -23,6 +23,9 @@
 // Timeout and StallTimeout are conform's -case, -call, -p, -timeout and
 // -stall-timeout; StallTimeout's default is six minutes, so give an agent
 // whose own stall limit is shorter a StallTimeout just above it.
+// CaseDirs are conform's -cases: folders of your own case files (.txtar,
+// conform.ReadCaseFiles), run beside the catalog under their own ids; a
+// bad file ends the test at once with the line naming it.
 //
 // # What each case becomes
 //

@@ -21,6 +21,9 @@ type Options struct {
 	// Cases are the ids of the cases to run, as conform's -case (none: the
 	// format's whole catalog).
 	Cases []string
+	// CaseDirs are folders of case files, as conform's -cases: those of
+	// the format run beside the catalog (conform.ReadCaseFiles).
+	CaseDirs []string
 	// Calls are conform's -call specs, NAME[=ARGS_JSON]: the tools the
 	// probe calls (none: the first two whose names say they only read).
 	Calls []string
@@ -51,6 +54,13 @@ func Run(t *testing.T, opt Options) {
 		t.Fatal(err)
 	}
 	all := format.Cases()
+	if len(opt.CaseDirs) > 0 {
+		own, _, err := conform.ReadCaseFiles(format, all, opt.CaseDirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, own...)
+	}
 	cases, err := conform.SelectCases(all, opt.Cases)
 	if err != nil {
 		t.Fatal(err)
