@@ -133,6 +133,29 @@ func TestActionScriptShard(t *testing.T) {
 	}
 }
 
+// case-dirs: each folder, comma-separated or one per line, is a -cases of
+// its own; their case files run beside the catalog and have their rows in
+// the summary. A bad case file stops the run before any report (exit 2).
+func TestActionScriptCaseDirs(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, d := range []struct{ dir, id string }{{"gateway a", "acme_one"}, {"b", "acme_two"}} {
+		os.Mkdir(filepath.Join(root, d.dir), 0o755)
+		os.WriteFile(filepath.Join(root, d.dir, d.id+".txtar"), []byte("id: "+d.id+"\napi: chat\ndoc: comments, then CRLF\nseen: ACME\nquirks: comments + crlf\n"), 0o644)
+	}
+	agent := strings.TrimSuffix(ownAgent(t), " -max-turns 1")
+	dirs := filepath.Join(root, "gateway a") + " ,\n " + filepath.Join(root, "b") + "\n"
+	code, summary, _, _ := runActionPrebuilt(t, map[string]string{"INPUT_COMMAND": agent, "INPUT_CASES": "clean,acme_one,acme_two", "INPUT_CASE_DIRS": dirs, "INPUT_TIMEOUT": "20s"})
+	if code != 0 || !strings.HasSuffix(summary, "| `clean` | SUCCESS |  |\n| `acme_one` | SUCCESS |  |\n| `acme_two` | SUCCESS |  |\n\n3 cases: 3 SUCCESS, 0 FAILURE, 0 WARNING, 0 SKIPPED\n") {
+		t.Errorf("exit %d, summary:\n%s", code, summary)
+	}
+	os.WriteFile(filepath.Join(root, "b", "bad.txtar"), []byte("id: acme_one\n"), 0o644)
+	code, summary, _, _ = runActionPrebuilt(t, map[string]string{"INPUT_COMMAND": agent, "INPUT_CASE_DIRS": dirs})
+	if want := "earlier step\n\n### agentvcr conform\n\nNot run: agentvcr conform exited 2 before writing a report (its message is in the step's log)\n"; code != 2 || summary != want {
+		t.Errorf("bad case file: exit %d, summary:\n%s", code, summary)
+	}
+}
+
 // Bad inputs: exit 2 and a summary that says why nothing ran.
 func TestActionScriptBadInputs(t *testing.T) {
 	t.Parallel()

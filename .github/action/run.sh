@@ -11,6 +11,7 @@
 #   INPUT_API       chat, messages, responses or gemini (default chat)
 #   INPUT_BASELINE  a baseline file, relative to the workspace (optional)
 #   INPUT_CASES     case ids, comma-separated (optional: every case)
+#   INPUT_CASE_DIRS folders of case files, comma-separated or one per line (optional)
 #   INPUT_TIMEOUT   -timeout of each case (default 30s)
 #   INPUT_SHARD     I/N: run one shard of the cases (optional)
 #   INPUT_OUT_DIR   where the reports go (default agentvcr-report)
@@ -66,6 +67,12 @@ rm -f "$out_dir/report.json" "$out_dir/report.xml" # an earlier run's are not th
 args=(conform -api "${INPUT_API:-chat}" -timeout "${INPUT_TIMEOUT:-30s}" -json "$out_dir/report.json" -junit "$out_dir/report.xml")
 [ -z "${INPUT_BASELINE:-}" ] || args+=(-baseline "$INPUT_BASELINE")
 [ -z "${INPUT_CASES:-}" ] || args+=(-case "$INPUT_CASES")
+# each folder its own -cases; spaces inside a name are kept, blank entries skipped
+while IFS= read -r dir; do
+  dir=${dir#"${dir%%[![:space:]]*}"}
+  dir=${dir%"${dir##*[![:space:]]}"}
+  [ -z "$dir" ] || args+=(-cases "$dir")
+done < <(printf '%s\n' "${INPUT_CASE_DIRS:-}" | tr ',' '\n')
 [ -z "$shard" ] || args+=(-shard "$shard")
 
 code=0

@@ -136,7 +136,7 @@ func (r Report) Results() (RunInfo, []Result, error) {
 }
 
 // results converts the checks, which from names the report of, into
-// results in the order of run's catalog.
+// results in the order of run's catalog, the cases it does not list last.
 func (r Report) results(run RunInfo, from map[string]string) (RunInfo, []Result, error) {
 	format, err := FormatByName(run.API)
 	if err != nil {
@@ -146,18 +146,28 @@ func (r Report) results(run RunInfo, from map[string]string) (RunInfo, []Result,
 	if run.Cassette != "" {
 		catalog = RecordedCases(format)
 	}
-	for _, ch := range r.Checks {
-		if !slices.ContainsFunc(catalog, func(c Case) bool { return c.ID == ch.ID }) {
-			return RunInfo{}, nil, fmt.Errorf("%w: %s reports the case %s, which this agentvcr's -api %s catalog does not have: use the agentvcr that ran conform", ErrBadMerge, from[ch.ID], ch.ID, run.API)
+	// the catalog's cases in its order, then the cases it does not list (a
+	// composition, a case file's) in the report's order, as conform ran them
+	var cases []Case
+	for _, c := range catalog {
+		if slices.ContainsFunc(r.Checks, func(ch Check) bool { return ch.ID == c.ID }) {
+			cases = append(cases, c)
 		}
 	}
-	results := make([]Result, 0, len(r.Checks))
-	for _, c := range catalog {
-		i := slices.IndexFunc(r.Checks, func(ch Check) bool { return ch.ID == c.ID })
-		if i < 0 {
+	for _, ch := range r.Checks {
+		if slices.ContainsFunc(cases, func(c Case) bool { return c.ID == ch.ID }) {
 			continue
 		}
-		ch := r.Checks[i]
+		c, ok := reportedCase(catalog, ch)
+		if !ok {
+			return RunInfo{}, nil, fmt.Errorf("%w: %s reports the case %s, which this agentvcr's -api %s catalog does not have: use the agentvcr that ran conform", ErrBadMerge, from[ch.ID], ch.ID, run.API)
+		}
+		c.ID, c.Doc, c.Source, c.File = ch.ID, ch.Description, ch.Source, ch.File
+		cases = append(cases, c)
+	}
+	results := make([]Result, 0, len(r.Checks))
+	for _, c := range cases {
+		ch := r.Checks[slices.IndexFunc(r.Checks, func(ch Check) bool { return ch.ID == c.ID })]
 		results = append(results, Result{Case: c, Status: ch.Status, Expected: ch.Expected, Vacuous: ch.Vacuous, Details: ch.Details, Diff: ch.Diff,
 			OtherProvider: ch.OtherProvider, ExitCode: ch.ExitCode, TimedOut: ch.TimedOut,
 			Duration: time.Duration(ch.DurationMS) * time.Millisecond, Requests: make([][]byte, ch.Requests)})
