@@ -39,22 +39,75 @@ var caseFileFields = []string{"id", "api", "doc", "seen", "quirks"}
 // and underscores, as the catalog's ids are.
 var caseFileID = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
 
+// A CaseFile is one case file, read and checked against the catalog of
+// its format: Case is what conform runs for it.
+type CaseFile struct {
+	Path   string
+	API    string
+	Quirks []string // as the file names them, in order
+	Case   Case
+}
+
+// Derived says in a few words what the case demands of an agent, as its
+// quirks decide it: "benign" (the merged calls re-sent, answered, and the
+// run finished) or "broken" (nothing of the turn sent on, no exit 0).
+func (cf CaseFile) Derived() string {
+	switch cf.Case.Expect {
+	case ExpectBroken, ExpectFirstOrBroken:
+		return "broken"
+	case ExpectBadArgs:
+		return "benign, bad arguments"
+	}
+	return "benign"
+}
+
 // ReadCaseFiles reads the case files of dirs, in the order of dirs and of
 // the names in each, and returns those for format f as cases of the quirk
-// tier beside the catalog all (f's own): each is the composition of the
-// catalog quirks it names (composedCase), its expectation derived from
-// them as -case q1+q2's is, under the file's id, doc and seen, with File
-// set. Files for another format are not run; their paths come back in
-// other so the caller can say so. A file that does not parse, misses a
-// field, names an unknown format or quirk, quirks that cannot compose, or
-// an id that a catalog case or another file has, is an error wrapping
-// ErrCaseFile that names the file; nothing is run then.
+// tier beside the catalog all (f's own): each is the catalog quirk it
+// names, or the composition of those it names (composedCase), its
+// expectation derived from them as -case q1+q2's is, under the file's id,
+// doc and seen, with File set. Files for another format are checked
+// against theirs and not run; their paths come back in other so the
+// caller can say so. A file that does not parse, misses a field, names an
+// unknown format or quirk, quirks that cannot compose, or an id that a
+// catalog case or another file has, is an error wrapping ErrCaseFile that
+// names the file (the first such, in that order); nothing is run then.
 func ReadCaseFiles(f Format, all []Case, dirs []string) (cases []Case, other []string, err error) {
+	files, errs := readCaseFiles(dirs, func(g Format) []Case {
+		if g.Name == f.Name {
+			return all
+		}
+		return g.Cases()
+	})
+	if len(errs) > 0 {
+		return nil, nil, errs[0]
+	}
+	for _, cf := range files {
+		if cf.API == f.Name {
+			cases = append(cases, cf.Case)
+		} else {
+			other = append(other, cf.Path)
+		}
+	}
+	return cases, other, nil
+}
+
+// CheckCaseFiles reads the case files of dirs as ReadCaseFiles does, each
+// against its own format's catalog, and returns those that pass and every
+// problem found, one error each (agentvcr case check prints them all).
+func CheckCaseFiles(dirs []string) ([]CaseFile, []error) {
+	return readCaseFiles(dirs, Format.Cases)
+}
+
+// readCaseFiles reads the case files of dirs, each checked against
+// catalogOf its format.
+func readCaseFiles(dirs []string, catalogOf func(Format) []Case) (files []CaseFile, errs []error) {
 	seen := map[string]string{} // id → the file that has it
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", ErrCaseFile, err)
+			errs = append(errs, fmt.Errorf("%w: %v", ErrCaseFile, err))
+			continue
 		}
 		n := 0
 		for _, e := range entries {
@@ -65,34 +118,36 @@ func ReadCaseFiles(f Format, all []Case, dirs []string) (cases []Case, other []s
 			path := filepath.Join(dir, e.Name())
 			cf, err := parseCaseFile(path)
 			if err != nil {
-				return nil, nil, err
+				errs = append(errs, err)
+				continue
 			}
 			if prev, ok := seen[cf.id]; ok {
-				return nil, nil, fmt.Errorf("%w %s: id %s is also the id of %s", ErrCaseFile, path, cf.id, prev)
+				errs = append(errs, fmt.Errorf("%w %s: id %s is also the id of %s", ErrCaseFile, path, cf.id, prev))
+				continue
 			}
 			seen[cf.id] = path
 			format, err := FormatByName(cf.api)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.apiLine, err)
-			}
-			if format.Name != f.Name {
-				other = append(other, path)
+				errs = append(errs, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.apiLine, err))
 				continue
 			}
+			all := catalogOf(format)
 			if slices.ContainsFunc(all, func(c Case) bool { return c.ID == cf.id }) {
-				return nil, nil, fmt.Errorf("%w %s:%d: id %s is a case of the catalog: give the file an id of its own", ErrCaseFile, path, cf.idLine, cf.id)
+				errs = append(errs, fmt.Errorf("%w %s:%d: id %s is a case of the catalog: give the file an id of its own", ErrCaseFile, path, cf.idLine, cf.id))
+				continue
 			}
 			c, err := cf.compose(all)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.quirksLine, err)
+				errs = append(errs, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.quirksLine, err))
+				continue
 			}
-			cases = append(cases, c)
+			files = append(files, CaseFile{Path: path, API: format.Name, Quirks: cf.quirks, Case: c})
 		}
 		if n == 0 {
-			return nil, nil, fmt.Errorf("%w: %s holds no case file (a file whose name ends %s)", ErrCaseFile, dir, CaseFileExt)
+			errs = append(errs, fmt.Errorf("%w: %s holds no case file (a file whose name ends %s)", ErrCaseFile, dir, CaseFileExt))
 		}
 	}
-	return cases, other, nil
+	return files, errs
 }
 
 // caseFile is a case file as read, with the line of each field for the

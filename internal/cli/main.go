@@ -30,6 +30,8 @@ func Main(env Env, args []string) int {
 		return cmdConform(env, args[1:])
 	case "report":
 		return cmdReport(env, args[1:])
+	case "case":
+		return cmdCase(env, args[1:])
 	case "version":
 		return cmdVersion(env, args[1:])
 	case "help", "-h", "-help", "--help":
@@ -53,6 +55,7 @@ commands:
   proxy     chaos on live traffic: forward an agent's requests and break the streamed answers with a quirk or fault
   conform   run the quirk catalog against any agent: agentvcr conform -- COMMAND
   report    merge conform's JSON reports of a sharded run, or write one as Markdown
+  case      check and list your own conform cases (case files: conform -cases DIR)
   version   print the module version and commit agentvcr was built from
 
 Run 'agentvcr <command> -h' for a command's flags.
