@@ -3,8 +3,6 @@ package quirk
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/agentvcr/agentvcr/harness/sse"
 )
 
 // errorLineCancelled is what Google sends when a request is cancelled
@@ -14,23 +12,17 @@ const errorLineCancelled = `{"error":{"code":499,"message":"The operation was ca
 
 // errorLine keeps the first event and ends the stream with the bare error
 // line: the turn so far must not be taken for the answer.
-func errorLine(body []byte, _ int64) ([]byte, error) {
-	for _, ev := range sse.Parse(body) {
-		if !ev.HasData {
-			continue
+func errorLine(body []byte, seed int64) ([]byte, error) {
+	first, err := gemEdit(func(evs []*jsonObject) ([]*jsonObject, error) {
+		if len(evs) == 0 {
+			return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
 		}
-		o, err := parseJSONObject(ev.Data)
-		if err != nil {
-			return nil, fmt.Errorf("event %q: %w", ev.Data, err)
-		}
-		b, err := o.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		first := sse.Format([]sse.Event{{Data: string(b), HasData: true}}, "\r\n")
-		return append(first, errorLineCancelled+"\r\n"...), nil
+		return evs[:1], nil
+	})(body, seed)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("no event: %w", ErrNotApplicable)
+	return append(first, errorLineCancelled+"\r\n"...), nil
 }
 
 // malformedAfterCall keeps the call parts and ends the turn with
