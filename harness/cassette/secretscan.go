@@ -41,13 +41,7 @@ func (s Secrets) ScanData(data []byte) error {
 		}
 	}
 	keyOnRaw := map[int]bool{} // a finding of keyShapes[k] is -1-k
-	shapeLines := make([][]int, len(keyShapes))
-	for n, l := range strings.Split(string(data), "\n") {
-		for _, k := range keysIn(l) {
-			shapeLines[k] = append(shapeLines[k], n+1)
-		}
-	}
-	for k, nums := range shapeLines {
+	for k, nums := range shapeLines(data) {
 		if len(nums) > 0 {
 			found = append(found, keyShapes[k].name+" on "+lineNumbers(nums))
 			keyOnRaw[-1-k] = true
@@ -66,6 +60,32 @@ func (s Secrets) ScanData(data []byte) error {
 		return nil
 	}
 	return &SecretError{Found: found}
+}
+
+// KeyShapesIn returns where data, text that is no cassette (a case
+// file, a captured stream), holds a credential shape providers publish,
+// one entry a shape ("a Google API key (AIza) on line 7"); none when it
+// holds none. It reads the text as it is, line by line: a key cut across
+// two lines or two stream events is not found.
+func KeyShapesIn(data []byte) []string {
+	var found []string
+	for k, nums := range shapeLines(data) {
+		if len(nums) > 0 {
+			found = append(found, keyShapes[k].name+" on "+lineNumbers(nums))
+		}
+	}
+	return found
+}
+
+// shapeLines returns, for each of keyShapes, the lines of data that hold it.
+func shapeLines(data []byte) [][]int {
+	lines := make([][]int, len(keyShapes))
+	for n, l := range strings.Split(string(data), "\n") {
+		for _, k := range keysIn(l) {
+			lines[k] = append(lines[k], n+1)
+		}
+	}
+	return lines
 }
 
 // SecretError lists where secrets were found ("secret 1 on line 5", "an

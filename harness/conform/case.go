@@ -102,6 +102,9 @@ type Case struct {
 	// File is the case file the case was read from (ReadCaseFiles); ""
 	// for a case of the catalog.
 	File string
+	// Captured is a case file's captured stream (CapturedTurnFile), served
+	// as it is for the turn with the calls; nil for every other case.
+	Captured []byte
 }
 
 // Delivered is how many calls of the tool turn a broken stream delivered

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,7 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/harness/cassette"
 	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/wire"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -23,8 +26,9 @@ const CaseFileExt = ".txtar"
 
 // A case file is a txtar archive, the form of the scenarios: its comment
 // is a field a line ("id: …"), which reads and reviews like any text in a
-// pull request; its file sections are kept for what a case may carry
-// besides (a captured stream), and this version reads none.
+// pull request. It composes catalog quirks (quirks: …), or, instead of
+// quirks, holds one file section, -- turn.sse --: the stream a gateway
+// sent for the turn with the calls, captured (captured.go serves it).
 //
 //	# why this case exists, for the reviewer
 //	id: acme_gateway_runes
@@ -136,9 +140,14 @@ func readCaseFiles(dirs []string, catalogOf func(Format) []Case) (files []CaseFi
 				errs = append(errs, fmt.Errorf("%w %s:%d: id %s is a case of the catalog: give the file an id of its own", ErrCaseFile, path, cf.idLine, cf.id))
 				continue
 			}
-			c, err := cf.compose(all)
+			var c Case
+			if cf.stream != nil {
+				c, err = cf.captured(format)
+			} else if c, err = cf.compose(all); err != nil {
+				err = fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.quirksLine, err)
+			}
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.quirksLine, err))
+				errs = append(errs, err)
 				continue
 			}
 			files = append(files, CaseFile{Path: path, API: format.Name, Quirks: cf.quirks, Case: c})
@@ -156,6 +165,7 @@ type caseFile struct {
 	path                        string
 	id, api, doc, seen          string
 	quirks                      []string
+	stream                      []byte // the captured turn, nil when the file composes quirks
 	idLine, apiLine, quirksLine int
 }
 
@@ -166,14 +176,24 @@ func parseCaseFile(path string) (caseFile, error) {
 	bad := func(line int, format string, args ...any) (caseFile, error) {
 		return caseFile{}, fmt.Errorf("%w %s:%d: %s", ErrCaseFile, path, line, fmt.Sprintf(format, args...))
 	}
-	ar, err := txtar.ParseFile(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return caseFile{}, fmt.Errorf("%w: %v", ErrCaseFile, err)
 	}
+	ar := txtar.Parse(data)
 	comment := string(ar.Comment)
 	lines := strings.Split(strings.TrimSuffix(comment, "\n"), "\n")
-	if len(ar.Files) > 0 {
-		return bad(len(lines)+1, "a file section (-- %s --): this agentvcr reads case files that compose quirks, and no captured stream", ar.Files[0].Name)
+	for i, f := range ar.Files {
+		if f.Name != CapturedTurnFile || i > 0 {
+			return bad(len(lines)+1, "a file section -- %s --: a case file holds one at the most, -- %s --, the captured stream of the turn with the calls", f.Name, CapturedTurnFile)
+		}
+		if len(bytes.TrimSpace(f.Data)) == 0 {
+			return bad(len(lines)+1, "-- %s -- is empty: paste the stream the gateway sent", CapturedTurnFile)
+		}
+		cf.stream = f.Data
+	}
+	if found := cassette.KeyShapesIn(data); len(found) > 0 {
+		return caseFile{}, fmt.Errorf("%w %s: it holds a credential (%s): remove it, a case file is kept in a repository", ErrCaseFile, path, strings.Join(found, "; "))
 	}
 	got := map[string]int{}
 	for i, line := range lines {
@@ -220,9 +240,12 @@ func parseCaseFile(path string) (caseFile, error) {
 		}
 	}
 	for _, key := range caseFileFields {
-		if _, ok := got[key]; !ok {
+		if _, ok := got[key]; !ok && (key != "quirks" || cf.stream == nil) {
 			return bad(len(lines), "field %s is missing (the fields are %s)", key, strings.Join(caseFileFields, ", "))
 		}
+	}
+	if _, ok := got["quirks"]; ok && cf.stream != nil {
+		return bad(got["quirks"], "quirks and a captured stream: give one (the quirks edit the probe's turn, the captured stream is served as it is)")
 	}
 	return cf, nil
 }
@@ -250,5 +273,35 @@ func (cf caseFile) compose(all []Case) (Case, error) {
 		}
 	}
 	c.ID, c.Doc, c.Source, c.File = cf.id, cf.doc, cf.seen, cf.path
+	return c, nil
+}
+
+// CapturedTurnFile names the file section of a case file that holds a
+// captured stream: the model's turn with the calls, as the gateway sent it.
+const CapturedTurnFile = "turn.sse"
+
+// captured returns the case of a file that holds a captured turn: conform
+// serves the stream as it is for the turn with the calls (the calls name
+// the agent's own tools with the arguments the stream carries), then the
+// probe's conclusion. What a correct agent does is what our merger makes
+// of the stream: the calls it merges re-sent and answered when it merges
+// it (ids compared when the stream carries them), nothing of the turn sent
+// on and no exit 0 when it refuses it.
+func (cf caseFile) captured(f Format) (Case, error) {
+	if got := wire.Detect(cf.stream); got.Name != f.Name {
+		return Case{}, fmt.Errorf("%w %s: -- %s -- is a %s stream, the file says api %s", ErrCaseFile, cf.path, CapturedTurnFile, got.Name, f.Name)
+	}
+	c := Case{ID: cf.id, Tier: TierQuirk, Expect: ExpectSame, Doc: cf.doc, Source: cf.seen, File: cf.path, Captured: cf.stream}
+	turn, err := f.Merge(bytes.NewReader(cf.stream))
+	if err != nil {
+		c.Expect, c.Delivered = ExpectBroken, DeliveredNone
+		return c, nil
+	}
+	if len(turn.ToolCalls) == 0 {
+		return Case{}, fmt.Errorf("%w %s: -- %s -- calls no tool: capture the turn with the calls", ErrCaseFile, cf.path, CapturedTurnFile)
+	}
+	for _, tc := range turn.ToolCalls {
+		c.DropsIDs = c.DropsIDs || !bytes.Contains(cf.stream, []byte(tc.ID))
+	}
 	return c, nil
 }

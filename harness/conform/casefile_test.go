@@ -142,8 +142,6 @@ func TestCaseFileRefusals(t *testing.T) {
 			"bad case file DIR/a.txtar:5: unknown case \"messages_overloaded_midstream+messages_cut_before_stop\": cannot compose messages_overloaded_midstream with messages_cut_before_stop: both break the answer"},
 		{"control character", map[string]string{"a.txtar": strings.Replace(good, "doc: d", "doc: d\x1b[31m", 1)},
 			"bad case file DIR/a.txtar:3: field doc holds a control character"},
-		{"a stream section", map[string]string{"a.txtar": good + "-- turn.sse --\ndata: {}\n"},
-			"bad case file DIR/a.txtar:6: a file section (-- turn.sse --): this agentvcr reads case files that compose quirks, and no captured stream"},
 		{"no case file", map[string]string{"a.yaml": good},
 			"bad case file: DIR holds no case file (a file whose name ends .txtar)"},
 	} {
@@ -191,4 +189,104 @@ func fmtErr(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// capturedChat is a chat stream as a gateway might send it, with a shape
+// of its own: the first call at index 1, the second's arguments in one
+// piece with its name.
+const capturedChat = `data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}
+
+data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_a","type":"function","function":{"name":"read_file","arguments":""}}]}}]}
+
+data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\"path\":\"README.md\"}"}}]}}]}
+
+data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"id":"call_b","type":"function","function":{"name":"grep","arguments":"{\"pattern\":\"conform\"}"}}]}}]}
+
+data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
+
+data: [DONE]
+
+`
+
+// TestCapturedTurnCaseFiles: a case file holding a captured stream is
+// served as it is for the turn with the calls; a stream our merger merges
+// demands its calls re-sent and answered (the positional agent loses the
+// call at index 1), one it refuses demands nothing of the turn sent on
+// (cut inside the second call: both agents refuse it).
+func TestCapturedTurnCaseFiles(t *testing.T) {
+	head := "id: %s\napi: chat\ndoc: d\nseen: s\n-- turn.sse --\n"
+	cut := capturedChat[:strings.Index(capturedChat, `data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason"`)]
+	cut = cut[:strings.LastIndex(strings.TrimSuffix(cut, "\n\n"), `"arguments":"{\"pattern\"`)+len(`"arguments":"{\"pat`)] + "\n\n"
+	dir := writeCaseFiles(t, map[string]string{
+		"a.txtar": strings.Replace(head, "%s", "gw_index_from_1", 1) + capturedChat,
+		"b.txtar": strings.Replace(head, "%s", "gw_cut", 1) + cut,
+	})
+	cases, _, err := ReadCaseFiles(chatFormat, Cases(), []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 || cases[0].Expect != ExpectSame || cases[0].DropsIDs || cases[1].Expect != ExpectBroken || cases[0].Captured == nil {
+		t.Fatalf("cases %+v", cases)
+	}
+	all := append(SelectCasesOrDie(t, Cases(), "clean"), cases...)
+	for _, tt := range []struct {
+		agent string
+		want  map[string]Status
+	}{
+		{agentGood, map[string]Status{"clean": Success, "gw_index_from_1": Success, "gw_cut": Success}},
+		{agentPositional, map[string]Status{"clean": Success, "gw_index_from_1": Failure, "gw_cut": Success}},
+	} {
+		results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(tt.agent), Cases: all, Timeout: slow * 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			if r.Status != tt.want[r.Case.ID] {
+				t.Errorf("%s agent, %s: %s (%s), want %s", tt.agent, r.Case.ID, r.Status, r.Details, tt.want[r.Case.ID])
+			}
+		}
+	}
+	// a captured call of a tool the agent does not offer stops the run, naming the case
+	other := writeCaseFiles(t, map[string]string{"c.txtar": strings.Replace(head, "%s", "gw_glob", 1) + strings.Replace(capturedChat, `"name":"grep"`, `"name":"glob"`, 1)})
+	cases, _, err = ReadCaseFiles(chatFormat, Cases(), []string{other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentGood), Cases: append(SelectCasesOrDie(t, Cases(), "clean"), cases...), Timeout: slow * 10 * time.Second})
+	want := "case gw_glob (" + filepath.Join(other, "c.txtar") + "): the captured turn calls glob, which the agent does not offer (it offers write_file, read_file, grep): capture a turn of this agent"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestCapturedTurnRefusals: a captured stream of another format than the
+// file says, one that calls no tool, a file with both quirks and a
+// stream, a second section, and a credential anywhere in the file are
+// each refused in one line naming the file.
+func TestCapturedTurnRefusals(t *testing.T) {
+	head := "id: mine\napi: chat\ndoc: d\nseen: s\n"
+	messagesStream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"role\":\"assistant\",\"content\":[]}}\n\n"
+	textOnly := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	for _, tt := range []struct{ name, file, want string }{
+		{"another format", head + "-- turn.sse --\n" + messagesStream,
+			"bad case file DIR/a.txtar: -- turn.sse -- is a messages stream, the file says api chat"},
+		{"no call", head + "-- turn.sse --\n" + textOnly,
+			"bad case file DIR/a.txtar: -- turn.sse -- calls no tool: capture the turn with the calls"},
+		{"both", head + "quirks: crlf\n-- turn.sse --\n" + capturedChat,
+			"bad case file DIR/a.txtar:5: quirks and a captured stream: give one (the quirks edit the probe's turn, the captured stream is served as it is)"},
+		{"two sections", head + "-- turn.sse --\n" + capturedChat + "-- more.sse --\n" + capturedChat,
+			"bad case file DIR/a.txtar:5: a file section -- more.sse --: a case file holds one at the most, -- turn.sse --, the captured stream of the turn with the calls"},
+		{"empty section", head + "-- turn.sse --\n\n",
+			"bad case file DIR/a.txtar:5: -- turn.sse -- is empty: paste the stream the gateway sent"},
+		{"a key", head + "-- turn.sse --\n" + strings.Replace(capturedChat, "README.md", "sk-abcdefghijklmnopqrstuvwx", 1),
+			"bad case file DIR/a.txtar: it holds a credential (an sk- key on line 10): remove it, a case file is kept in a repository"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeCaseFiles(t, map[string]string{"a.txtar": tt.file})
+			_, _, err := ReadCaseFiles(chatFormat, Cases(), []string{dir})
+			if want := strings.ReplaceAll(tt.want, "DIR", dir); err == nil || err.Error() != want {
+				t.Errorf("got %v\nwant %s", err, want)
+			}
+		})
+	}
 }

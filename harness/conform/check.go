@@ -48,6 +48,8 @@ type outcome struct {
 	unstreamed bool
 	// turns is how many turns the probe's conversation has (conclusion.go).
 	turns int
+	// text is the tool turn's text as merged (conversation.text).
+	text string
 }
 
 // A verdict is a case's status with one line of details and, for a failure
@@ -193,7 +195,7 @@ func checkFollowUps(c Case, want []Call, o outcome) (verdict, bool) {
 		if v, ok := checkAnswered(c, want, r.req, a, n+1); !ok {
 			return v, false
 		}
-		if v, ok := checkText(r.req, a, n+1); !ok && c.Expect != ExpectFault {
+		if v, ok := checkText(r.req, a, n+1, o.text); !ok && c.Expect != ExpectFault {
 			return v, false
 		}
 		got := callIDs(r.req.Messages[a].Calls)

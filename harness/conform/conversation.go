@@ -24,6 +24,9 @@ type conversation struct {
 	// plain are the turns themselves (probe mode), for a request that
 	// asks for no stream (fallback.go).
 	plain []agent.Turn
+	// text is the tool turn's text as merged: the probe's, or a captured
+	// turn's ("" when our merger refuses it).
+	text string
 	// note is what the first case's details add about the probe itself:
 	// that its tools read no text (mediaprobe.go), or "".
 	note string
@@ -66,7 +69,7 @@ func (f Format) build(first Request, specs []CallSpec, dir string) (*conversatio
 	if err != nil {
 		return nil, fmt.Errorf("the probe's own turn does not merge: %w", err)
 	}
-	conv := &conversation{turns: [][]byte{tool, end}, clamp: true, plain: []agent.Turn{reply, conclusion}}
+	conv := &conversation{turns: [][]byte{tool, end}, clamp: true, plain: []agent.Turn{reply, conclusion}, text: turn.Text}
 	if len(conclusion.ToolCalls) > 0 {
 		last := agent.Turn{Text: probeConclusion}
 		conv.turns = append(conv.turns, []byte(strings.Join(f.Write(model, probeScript, 2, &last), "")))

@@ -167,13 +167,21 @@
 // doc, seen and quirks ("ids_dropped + args_one_rune + crlf"). Its case is
 // the catalog quirk it names, or the composition of those it names, under
 // its own id, doc and seen, with File set; its expectation is derived from
-// the quirks as a composition's is. The files of another format come back
-// apart for the caller to name. A file that does not parse, misses or
-// repeats a field, names an unknown format or quirk, composes quirks that
-// cannot compose, takes a catalog case's id or another file's, or carries
-// a file section (a captured stream, which this version does not read) is
-// ErrCaseFile, naming the file and line; Check.File names a case file's
-// case in the JSON report, and report merge reads it.
+// the quirks as a composition's is. Instead of quirks a file may hold a
+// captured turn, a section -- turn.sse -- with the stream a gateway sent
+// for the turn with the calls: conform serves it as it is (captured.go),
+// then the probe's conclusion, and what it demands is what our merger
+// makes of it: the calls it merges re-sent and answered (each must name a
+// tool the agent offers), or, when it refuses the stream, nothing of the
+// turn sent on and no exit 0. A captured case is not compared with the
+// clean run (its calls are not the probe's). The files of another format
+// come back apart for the caller to name. A file that does not parse,
+// misses or repeats a field, names an unknown format or quirk, composes
+// quirks that cannot compose, takes a catalog case's id or another
+// file's, holds a stream of another format than it says or one with no
+// call, or holds a credential (cassette.KeyShapesIn) is ErrCaseFile,
+// naming the file (and the line); Check.File names a case file's case in
+// the JSON report, and report merge reads it.
 //
 // # Checks (check.go)
 //

@@ -10,15 +10,15 @@ import "strings"
 // for the same garbling.
 
 // checkText checks the text of the assistant message at a of request n
-// against the merged turn's (probeText).
-func checkText(r Request, a, n int) (verdict, bool) {
+// against the merged turn's, want (probeText, or a captured turn's).
+func checkText(r Request, a, n int, want string) (verdict, bool) {
 	got := r.Messages[a].Text
-	if got == probeText || (got == "" && r.Messages[a].TextByReference) {
+	if got == want || (got == "" && r.Messages[a].TextByReference) {
 		return verdict{}, true
 	}
 	switch {
 	case got == "":
-		return fail("request %d: the assistant message drops the text the stream delivered (%q)", n, probeText), false
+		return fail("request %d: the assistant message drops the text the stream delivered (%q)", n, want), false
 	case strings.Contains(got, "[object Object]"):
 		return fail("request %d: the assistant message's text is %q: the text parts were turned into a string with JavaScript's String(), not joined", n, got), false
 	case strings.HasPrefix(strings.TrimSpace(got), "[{") || strings.HasPrefix(strings.TrimSpace(got), "{"):
@@ -26,7 +26,7 @@ func checkText(r Request, a, n int) (verdict, bool) {
 	case got == "null" || got == "undefined":
 		return fail("request %d: the assistant message's text is %q", n, got), false
 	}
-	return fail("request %d: the assistant message's text is %q, the stream's is %q", n, cut200(got), probeText), false
+	return fail("request %d: the assistant message's text is %q, the stream's is %q", n, cut200(got), want), false
 }
 
 // checkPrinted fails an answer printed with "[object Object]" in it.

@@ -44,18 +44,18 @@ func recovery(c Case, want []Call, o outcome) (v verdict, found bool) {
 			}
 			continue
 		}
-		return judgeRecovery(c, want, withIDs, r.req, a, n+1, o.clean), true
+		return judgeRecovery(c, want, withIDs, r.req, a, n+1, o.clean, o.text), true
 	}
 	return verdict{}, false
 }
 
 // judgeRecovery judges the assistant message at a of request n, which is
 // not the whole tool turn.
-func judgeRecovery(c Case, want []Call, withIDs bool, r Request, a, n int, ref *cleanRun) verdict {
+func judgeRecovery(c Case, want []Call, withIDs bool, r Request, a, n int, ref *cleanRun, text string) verdict {
 	msg := r.Messages[a]
-	diff := cmp.Diff(messageViews([]Message{{Role: "assistant", Text: probeText, Calls: want}}), messageViews([]Message{msg}))
+	diff := cmp.Diff(messageViews([]Message{{Role: "assistant", Text: text, Calls: want}}), messageViews([]Message{msg}))
 	if len(msg.Calls) == 0 {
-		if !strings.HasPrefix(probeText, msg.Text) {
+		if !strings.HasPrefix(text, msg.Text) {
 			return verdict{status: Failure, details: fmt.Sprintf("request %d sends on the broken turn with text the stream never delivered: %q", n, msg.Text), diff: diff}
 		}
 		return verdict{status: Warning, details: fmt.Sprintf("request %d resumes from the delivered text (%q) with no call: nothing cut was sent", n, msg.Text)}

@@ -247,11 +247,11 @@ func TestReadResponsesItemReference(t *testing.T) {
 	if len(r.Messages) != 3 || r.Messages[1].Role != "assistant" || !r.Messages[1].TextByReference || len(r.Messages[1].Calls) != 1 {
 		t.Fatalf("messages = %+v, want user, assistant (text by reference, one call), tool", r.Messages)
 	}
-	if v, ok := checkText(r, 1, 2); !ok {
+	if v, ok := checkText(r, 1, 2, probeText); !ok {
 		t.Errorf("checkText: %s", v.details)
 	}
 	r.Messages[1].TextByReference = false
-	if v, ok := checkText(r, 1, 2); ok || !strings.Contains(v.details, "drops the text") {
+	if v, ok := checkText(r, 1, 2, probeText); ok || !strings.Contains(v.details, "drops the text") {
 		t.Errorf("without the reference: %v %q, want the drop", ok, v.details)
 	}
 }

@@ -160,7 +160,11 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 			}
 			st.unstreamed = true
 		}
-		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference, clean)
+		ref := clean
+		if st.c.Captured != nil {
+			ref = nil // a captured turn's calls are not the probe's: the clean run has nothing to compare them with
+		}
+		results[i] = st.run(ctx, opt, serve.ScenarioURL(base, st.c.ID), reference, ref)
 		if len(results[i].Requests) == 0 && results[i].Status == Failure {
 			results[i].Details += log.about(st.c.ID)
 		}
@@ -295,7 +299,13 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
 	}
 	if st.conv == nil && st.probeErr == nil { // probe mode: built from the first request
-		st.conv, st.probeErr = st.format.build(req, st.calls, st.dir)
+		if st.c.Captured != nil {
+			if st.conv, st.probeErr = st.format.buildCaptured(req, st.c.Captured); st.probeErr != nil {
+				st.probeErr = fmt.Errorf("case %s (%s): %w", st.c.ID, st.c.File, st.probeErr)
+			}
+		} else {
+			st.conv, st.probeErr = st.format.build(req, st.calls, st.dir)
+		}
 	}
 	if st.probeErr != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+st.probeErr.Error()), nil
@@ -386,9 +396,12 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := outcome{requests: st.reqs, exitCode: p.exitCode, startErr: p.startErr, timedOut: p.timedOut, stdout: p.stdout, stderr: p.stderr, timeout: timeout,
-		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, unstreamed: st.unstreamed || st.streamsNone(), clean: clean}
+		elapsed: time.Since(st.start), sides: len(st.sides), retryAfter: st.retryAfter, unstreamed: st.unstreamed || st.streamsNone(), clean: clean, text: probeText}
 	if st.conv != nil {
 		o.turns = len(st.conv.turns)
+		if !st.recorded {
+			o.text = st.conv.text
+		}
 	}
 	var v verdict
 	switch {

@@ -20,9 +20,13 @@ runs beside the catalog: its comment holds one field a line,
   seen: ACME gateway 2.3, ticket OPS-1432
   quirks: ids_dropped + args_one_rune + crlf
 
+or, instead of quirks, a section -- turn.sse -- holding the stream a
+gateway sent for the turn with the calls, captured.
+
 check reads every case file of the folders, each against its format's
 catalog, and prints one line per problem (file and line); ls lists the
-files with what each demands of an agent, derived from its quirks:
+files with what each demands of an agent, derived from its quirks or
+from what our merger makes of its captured stream:
 benign (the merged calls re-sent, answered, the run finished) or broken
 (nothing of the turn sent on, no exit 0).
 
@@ -58,7 +62,11 @@ func cmdCase(env Env, args []string) int {
 			width = max(width, len(f.Case.ID))
 		}
 		for _, f := range files {
-			fmt.Fprintf(env.Stdout, "%-*s %-9s %-21s %s  %s\n", width, f.Case.ID, f.API, f.Derived(), strings.Join(f.Quirks, quirk.Separator), f.Path)
+			what := strings.Join(f.Quirks, quirk.Separator)
+			if f.Case.Captured != nil {
+				what = "captured " + conform.CapturedTurnFile
+			}
+			fmt.Fprintf(env.Stdout, "%-*s %-9s %-21s %s  %s\n", width, f.Case.ID, f.API, f.Derived(), what, f.Path)
 		}
 	} else if len(errs) == 0 {
 		fmt.Fprintf(env.Stdout, "%d case file(s), all good\n", len(files))
