@@ -35,6 +35,7 @@ const funcPatience = slow * 500 * time.Millisecond
 const (
 	agentGood       = "good"       // merges like our accumulator; waits out a 429 once
 	agentPositional = "positional" // keeps calls in a slice indexed by the stream's index
+	agentIDStart    = "id_start"   // starts a new call on every piece that has an "id", even ""
 	agentDropsTrunc = "dropstrunc" // takes a stream cut short for a finished turn
 	agentTwice      = "twice"      // answers every call twice
 	agentExit       = "exit"       // exits 3 at once
@@ -206,9 +207,12 @@ func testAgent(r *agentRun, mode string) int {
 		}
 		var turn *agent.Turn
 		var err error
-		if mode == agentPositional {
-			turn, err = positionalMerge(resp.Body)
-		} else {
+		switch mode {
+		case agentPositional:
+			turn, err = positionalMerge(resp.Body, false)
+		case agentIDStart:
+			turn, err = positionalMerge(resp.Body, true)
+		default:
 			turn, err = chat.Merge(resp.Body)
 		}
 		resp.Body.Close()
@@ -263,8 +267,12 @@ func (r *agentRun) postStream(post func() (*http.Response, error), wait func(tim
 // slice at the position the stream's index names (a missing index is 0),
 // so an index from 1 leaves a hole, -1 panics and shared indexes merge
 // calls. Otherwise it is careful: ids it must make up are call_<position>,
-// a stream error or a cut stream is an error.
-func positionalMerge(r io.Reader) (*agent.Turn, error) {
+// a stream error or a cut stream is an error. With idStarts a piece that
+// has an "id" member, even "", starts a new call after the others, and a
+// piece without one adds to the last (a client that asks whether the id
+// is there, not whether it is empty, as some did before Alibaba's
+// DashScope sent "id": "" on every continuation piece).
+func positionalMerge(r io.Reader, idStarts bool) (*agent.Turn, error) {
 	var turn agent.Turn
 	var calls []agent.ToolCall
 	finished := false
@@ -286,8 +294,8 @@ func positionalMerge(r io.Reader) (*agent.Turn, error) {
 				Delta struct {
 					Content   string `json:"content"`
 					ToolCalls []struct {
-						Index    int    `json:"index"`
-						ID       string `json:"id"`
+						Index    int     `json:"index"`
+						ID       *string `json:"id"`
 						Function struct {
 							Name      string `json:"name"`
 							Arguments string `json:"arguments"`
@@ -309,12 +317,19 @@ func positionalMerge(r io.Reader) (*agent.Turn, error) {
 				finished = true
 			}
 			for _, tc := range ch.Delta.ToolCalls {
-				for len(calls) <= tc.Index {
+				at := tc.Index
+				if idStarts {
+					if tc.ID != nil || len(calls) == 0 {
+						calls = append(calls, agent.ToolCall{Type: "function"})
+					}
+					at = len(calls) - 1
+				}
+				for len(calls) <= at {
 					calls = append(calls, agent.ToolCall{Type: "function"})
 				}
-				c := &calls[tc.Index]
-				if c.ID == "" {
-					c.ID = tc.ID
+				c := &calls[at]
+				if c.ID == "" && tc.ID != nil {
+					c.ID = *tc.ID
 				}
 				if c.Function.Name == "" {
 					c.Function.Name = tc.Function.Name

@@ -172,13 +172,18 @@ type caseFile struct {
 // parseCaseFile reads one case file's fields: each once, each one line,
 // no field it does not know.
 func parseCaseFile(path string) (caseFile, error) {
-	cf := caseFile{path: path}
-	bad := func(line int, format string, args ...any) (caseFile, error) {
-		return caseFile{}, fmt.Errorf("%w %s:%d: %s", ErrCaseFile, path, line, fmt.Sprintf(format, args...))
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return caseFile{}, fmt.Errorf("%w: %v", ErrCaseFile, err)
+	}
+	return parseCaseFileData(path, data)
+}
+
+// parseCaseFileData is parseCaseFile on the file's bytes.
+func parseCaseFileData(path string, data []byte) (caseFile, error) {
+	cf := caseFile{path: path}
+	bad := func(line int, format string, args ...any) (caseFile, error) {
+		return caseFile{}, fmt.Errorf("%w %s:%d: %s", ErrCaseFile, path, line, fmt.Sprintf(format, args...))
 	}
 	ar := txtar.Parse(data)
 	comment := string(ar.Comment)

@@ -76,7 +76,7 @@ func testRealAgent(r *agentRun, mode string) int {
 		resp.Body.Close()
 		merge := chat.Merge
 		if mode == agentLoop {
-			merge = positionalMerge
+			merge = func(r io.Reader) (*agent.Turn, error) { return positionalMerge(r, false) }
 		}
 		turn, err := merge(bytes.NewReader(raw))
 		if readErr != nil {

@@ -93,7 +93,7 @@ func testRuleAgent(r *agentRun, mode string) int {
 			}
 		}
 		if mode == ruleDecoyPrint {
-			if naive, err := positionalMerge(bytes.NewReader(raw)); err == nil {
+			if naive, err := positionalMerge(bytes.NewReader(raw), false); err == nil {
 				fmt.Fprintln(r.stdout, naive.Text) // every choice's text, joined
 			}
 		}

@@ -1,14 +1,24 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/agentvcr/agentvcr/internal/outfile"
+	"github.com/agentvcr/agentvcr/wire"
 
 	"github.com/agentvcr/agentvcr/harness/conform"
 	"github.com/agentvcr/agentvcr/harness/quirk"
 )
 
-const caseUsage = `usage: agentvcr case check DIR...
+const caseUsage = `usage: agentvcr case new -id ID -doc TEXT -seen TEXT (-sse FILE | -cassette FILE [-turn N]) [-api API] [-o DIR]
+       agentvcr case check DIR...
        agentvcr case ls DIR...
 
 A case file (DIR/*.txtar) is a case of your own that conform -cases DIR
@@ -23,6 +33,12 @@ runs beside the catalog: its comment holds one field a line,
 or, instead of quirks, a section -- turn.sse -- holding the stream a
 gateway sent for the turn with the calls, captured.
 
+new writes DIR/ID.txtar (-o, default the current folder) from a captured
+stream: a raw SSE body (-sse), or the answer of a cassette's turn N, as
+record or proxy -o saved it (-cassette; by default the first turn our
+merger refuses or warns about). It keeps the stream's body alone, refuses
+one that holds a credential, and prints what the case will demand.
+
 check reads every case file of the folders, each against its format's
 catalog, and prints one line per problem (file and line); ls lists the
 files with what each demands of an agent, derived from its quirks or
@@ -36,6 +52,9 @@ Exit status: 0 when every file is good; 1 when check found a problem;
 
 // cmdCase runs `agentvcr case`.
 func cmdCase(env Env, args []string) int {
+	if len(args) > 0 && args[0] == "new" {
+		return cmdCaseNew(env, args[1:])
+	}
 	if len(args) == 0 || (args[0] != "check" && args[0] != "ls") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprint(env.Stdout, caseUsage)
@@ -75,4 +94,100 @@ func cmdCase(env Env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// cmdCaseNew runs `agentvcr case new`.
+func cmdCaseNew(env Env, args []string) int {
+	fs := flag.NewFlagSet("case new", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, caseUsage)
+		fs.PrintDefaults()
+	}
+	var fields conform.CaseFileFields
+	var sseFile, cassetteFile, dir string
+	var turn int
+	fs.StringVar(&fields.ID, "id", "", "the case's `ID`: lower-case letters, digits and underscores")
+	fs.StringVar(&fields.Doc, "doc", "", "one line that says what the stream does (`TEXT`)")
+	fs.StringVar(&fields.Seen, "seen", "", "where the stream was seen: the gateway, its version, a ticket (`TEXT`)")
+	fs.StringVar(&fields.API, "api", "", "the stream's wire format (`API`; default: read from the stream)")
+	fs.StringVar(&sseFile, "sse", "", "the captured stream, a raw SSE body (`FILE`)")
+	fs.StringVar(&cassetteFile, "cassette", "", "a cassette written by record or proxy -o (`FILE`)")
+	fs.IntVar(&turn, "turn", 0, "with -cassette: the `N`th recorded exchange (from 1; default the first our merger refuses or warns about)")
+	fs.StringVar(&dir, "o", ".", "the folder of case files to write into (`DIR`)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(env.Stderr, "agentvcr case new: "+format+"\n", a...)
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usage("unexpected argument %q: every input is a flag", fs.Arg(0))
+	case fields.ID == "" || fields.Doc == "" || fields.Seen == "":
+		return usage("give -id, -doc and -seen: they are the case's id, what it does, and where it was seen")
+	case (sseFile == "") == (cassetteFile == ""):
+		return usage("give the stream with -sse FILE or -cassette FILE, one of them")
+	case turn != 0 && cassetteFile == "":
+		return usage("-turn picks an exchange of a -cassette")
+	case turn < 0:
+		return usage("-turn %d: exchanges count from 1", turn)
+	}
+	var stream []byte
+	var err error
+	if sseFile != "" {
+		if stream, err = os.ReadFile(env.path(sseFile)); err != nil {
+			return usage("%v", err)
+		}
+	} else if stream, turn, err = conform.CassetteTurn(env.path(cassetteFile), turn); err != nil {
+		return usage("%v", err)
+	}
+	if fields.API == "" {
+		fields.API = wire.Detect(stream).Name
+	}
+	name := fields.ID + conform.CaseFileExt
+	path := filepath.Join(env.path(dir), name)
+	if _, err := os.Lstat(path); err == nil {
+		return usage("%s exists: give the case another -id, or remove the file", path)
+	}
+	data, cf, err := conform.NewCaseFile(path, fields, stream)
+	if err != nil {
+		return usage("%v", err)
+	}
+	out, err := outfile.Open(path)
+	if err != nil {
+		return usage("%v", err)
+	}
+	defer out.Close()
+	if err := out.Write(func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		return usage("%v", err)
+	}
+	from := sseFile
+	if cassetteFile != "" {
+		from = fmt.Sprintf("%s, exchange %d", cassetteFile, turn)
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s (%s, from %s): %s\n", path, cf.API, from, demands(cf, stream))
+	return 0
+}
+
+// demands says what a captured case demands of an agent, naming the calls
+// our merger makes of the stream, or why it refuses it.
+func demands(cf conform.CaseFile, stream []byte) string {
+	format, err := wire.ByName(cf.API)
+	if err != nil {
+		return cf.Derived()
+	}
+	turn, err := format.Merge(bytes.NewReader(stream))
+	if err != nil {
+		return "broken: nothing of the turn may be sent on, and no exit 0 (our merger: " + err.Error() + ")"
+	}
+	var calls []string
+	for _, tc := range turn.ToolCalls {
+		calls = append(calls, tc.Function.Name+" "+tc.Function.Arguments)
+	}
+	return fmt.Sprintf("benign: %d call(s) re-sent as merged and answered, then the run finished: %s", len(calls), strings.Join(calls, "; "))
 }
