@@ -57,7 +57,10 @@ func cmdCase(env Env, args []string) int {
 	}
 	if len(args) == 0 || (args[0] != "check" && args[0] != "ls") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprint(env.Stdout, caseUsage)
+			fs, _ := caseNewFlags()
+			fs.SetOutput(env.Stdout)
+			fmt.Fprint(env.Stdout, caseUsage+"\nnew's flags:\n")
+			fs.PrintDefaults()
 			return 0
 		}
 		fmt.Fprint(env.Stderr, caseUsage)
@@ -96,31 +99,43 @@ func cmdCase(env Env, args []string) int {
 	return 0
 }
 
+// caseNewInput is what the flags of `agentvcr case new` give.
+type caseNewInput struct {
+	fields                     conform.CaseFileFields
+	sseFile, cassetteFile, dir string
+	turn                       int
+}
+
+// caseNewFlags are the flags of `agentvcr case new`, parsed into in.
+func caseNewFlags() (*flag.FlagSet, *caseNewInput) {
+	fs := flag.NewFlagSet("case new", flag.ContinueOnError)
+	in := &caseNewInput{}
+	fs.StringVar(&in.fields.ID, "id", "", "the case's `ID`: lower-case letters, digits and underscores")
+	fs.StringVar(&in.fields.Doc, "doc", "", "one line that says what the stream does (`TEXT`)")
+	fs.StringVar(&in.fields.Seen, "seen", "", "where the stream was seen: the gateway, its version, a ticket (`TEXT`)")
+	fs.StringVar(&in.fields.API, "api", "", "the stream's wire format (`API`; default: read from the stream)")
+	fs.StringVar(&in.sseFile, "sse", "", "the captured stream, a raw SSE body (`FILE`)")
+	fs.StringVar(&in.cassetteFile, "cassette", "", "a cassette written by record or proxy -o (`FILE`)")
+	fs.IntVar(&in.turn, "turn", 0, "with -cassette: the `N`th recorded exchange (from 1; default the first our merger refuses or warns about)")
+	fs.StringVar(&in.dir, "o", ".", "the folder of case files to write into (`DIR`)")
+	return fs, in
+}
+
 // cmdCaseNew runs `agentvcr case new`.
 func cmdCaseNew(env Env, args []string) int {
-	fs := flag.NewFlagSet("case new", flag.ContinueOnError)
+	fs, in := caseNewFlags()
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
 		fmt.Fprint(env.Stderr, caseUsage)
 		fs.PrintDefaults()
 	}
-	var fields conform.CaseFileFields
-	var sseFile, cassetteFile, dir string
-	var turn int
-	fs.StringVar(&fields.ID, "id", "", "the case's `ID`: lower-case letters, digits and underscores")
-	fs.StringVar(&fields.Doc, "doc", "", "one line that says what the stream does (`TEXT`)")
-	fs.StringVar(&fields.Seen, "seen", "", "where the stream was seen: the gateway, its version, a ticket (`TEXT`)")
-	fs.StringVar(&fields.API, "api", "", "the stream's wire format (`API`; default: read from the stream)")
-	fs.StringVar(&sseFile, "sse", "", "the captured stream, a raw SSE body (`FILE`)")
-	fs.StringVar(&cassetteFile, "cassette", "", "a cassette written by record or proxy -o (`FILE`)")
-	fs.IntVar(&turn, "turn", 0, "with -cassette: the `N`th recorded exchange (from 1; default the first our merger refuses or warns about)")
-	fs.StringVar(&dir, "o", ".", "the folder of case files to write into (`DIR`)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
+	fields, sseFile, cassetteFile, dir, turn := in.fields, in.sseFile, in.cassetteFile, in.dir, in.turn
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "agentvcr case new: "+format+"\n", a...)
 		return 2
