@@ -86,7 +86,7 @@ func TestConformCaseFiles(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(cases, "bad.txtar"), []byte("id: acme_bad\n"), 0o644)
 	code, stdout, stderr = conform("-cases", cases, "--", "true")
-	wantErr = "agentvcr conform: -cases: bad case file " + filepath.Join(cases, "bad.txtar") + ":1: field api is missing (the fields are id, api, doc, seen, quirks)\n"
+	wantErr = "agentvcr conform: -cases: bad case file " + filepath.Join(cases, "bad.txtar") + ":1: field api is missing (the fields are id, api, doc, seen, quirks, expect, reason)\n"
 	if code != 2 || stderr != wantErr || stdout != "" {
 		t.Errorf("bad file: exit %d\nstderr %q\nwant   %q", code, stderr, wantErr)
 	}

@@ -36,7 +36,11 @@ const CaseFileExt = ".txtar"
 //	doc: the ACME gateway drops call ids and sends arguments one rune a piece
 //	seen: ACME gateway 2.3, ticket OPS-1432
 //	quirks: ids_dropped + args_one_rune
-var caseFileFields = []string{"id", "api", "doc", "seen", "quirks"}
+var caseFileFields = []string{"id", "api", "doc", "seen", "quirks", "expect", "reason"}
+
+// optionalFields may be left out: quirks when the file holds a captured
+// stream, expect (and with it reason) always.
+var optionalFields = []string{"expect", "reason"}
 
 // caseFileID is what an id may be: it names the case in tables,
 // baselines and -out folders, so one word of lower-case letters, digits
@@ -50,12 +54,19 @@ type CaseFile struct {
 	API    string
 	Quirks []string // as the file names them, in order
 	Case   Case
+	// Expected is the file's expect field when it overrides the derived
+	// expectation ("benign" or "broken"), empty when it does not.
+	Expected string
 }
 
 // Derived says in a few words what the case demands of an agent, as its
-// quirks decide it: "benign" (the merged calls re-sent, answered, and the
-// run finished) or "broken" (nothing of the turn sent on, no exit 0).
+// quirks or its stream decide it: "benign" (the merged calls re-sent,
+// answered, and the run finished) or "broken" (nothing of the turn sent
+// on, no exit 0), or the file's own expect, "broken, by the file".
 func (cf CaseFile) Derived() string {
+	if cf.Expected != "" {
+		return cf.Expected + ", by the file"
+	}
 	switch cf.Case.Expect {
 	case ExpectBroken, ExpectFirstOrBroken:
 		return "broken"
@@ -146,11 +157,14 @@ func readCaseFiles(dirs []string, catalogOf func(Format) []Case) (files []CaseFi
 			} else if c, err = cf.compose(all); err != nil {
 				err = fmt.Errorf("%w %s:%d: %v", ErrCaseFile, path, cf.quirksLine, err)
 			}
+			if err == nil {
+				c, err = cf.override(c)
+			}
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			files = append(files, CaseFile{Path: path, API: format.Name, Quirks: cf.quirks, Case: c})
+			files = append(files, CaseFile{Path: path, API: format.Name, Quirks: cf.quirks, Case: c, Expected: cf.expect})
 		}
 		if n == 0 {
 			errs = append(errs, fmt.Errorf("%w: %s holds no case file (a file whose name ends %s)", ErrCaseFile, dir, CaseFileExt))
@@ -166,6 +180,8 @@ type caseFile struct {
 	id, api, doc, seen          string
 	quirks                      []string
 	stream                      []byte // the captured turn, nil when the file composes quirks
+	expect, reason              string // an expectation that overrides the derived one, and why
+	expectLine                  int
 	idLine, apiLine, quirksLine int
 }
 
@@ -242,10 +258,20 @@ func parseCaseFileData(path string, data []byte) (caseFile, error) {
 				cf.quirks = append(cf.quirks, strings.TrimSpace(q))
 			}
 			cf.quirksLine = n
+		case "expect":
+			if value != "benign" && value != "broken" {
+				return bad(n, "expect %q: want benign or broken", value)
+			}
+			cf.expect, cf.expectLine = value, n
+		case "reason":
+			cf.reason = value
 		}
 	}
+	if _, ok := got["expect"]; ok != (got["reason"] > 0) {
+		return bad(max(got["expect"], got["reason"]), "expect and reason go together: an expectation that overrides the derived one says why")
+	}
 	for _, key := range caseFileFields {
-		if _, ok := got[key]; !ok && (key != "quirks" || cf.stream == nil) {
+		if _, ok := got[key]; !ok && !slices.Contains(optionalFields, key) && (key != "quirks" || cf.stream == nil) {
 			return bad(len(lines), "field %s is missing (the fields are %s)", key, strings.Join(caseFileFields, ", "))
 		}
 	}
@@ -308,5 +334,27 @@ func (cf caseFile) captured(f Format) (Case, error) {
 	for _, tc := range turn.ToolCalls {
 		c.DropsIDs = c.DropsIDs || !bytes.Contains(cf.stream, []byte(tc.ID))
 	}
+	return c, nil
+}
+
+// override applies the file's expect to its case, which the quirks or
+// the captured stream derived: broken demands that nothing of the turn is
+// sent on and no exit 0 (no call delivered whole); benign demands the
+// calls our merger makes of the turn, so a turn it refuses cannot be
+// benign. The reason goes into the case's doc, where the reports show it.
+func (cf caseFile) override(c Case) (Case, error) {
+	switch {
+	case cf.expect == "":
+		return c, nil
+	case cf.expect == "broken":
+		if c.Expect != ExpectBroken && c.Expect != ExpectFirstOrBroken {
+			c.Expect, c.Delivered, c.ToolTurnOnly = ExpectBroken, DeliveredNone, true
+		}
+	case c.Expect == ExpectBroken || c.Expect == ExpectFirstOrBroken:
+		return Case{}, fmt.Errorf("%w %s:%d: expect benign: our merger refuses this turn, so there are no merged calls to demand", ErrCaseFile, cf.path, cf.expectLine)
+	case c.Expect == ExpectBadArgs:
+		return Case{}, fmt.Errorf("%w %s:%d: expect benign: the turn's first call carries arguments that are not JSON, which an agent answers with an error, not with the clean run's result", ErrCaseFile, cf.path, cf.expectLine)
+	}
+	c.Doc += " (expected " + cf.expect + ": " + cf.reason + ")"
 	return c, nil
 }

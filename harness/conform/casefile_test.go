@@ -114,12 +114,22 @@ func TestCaseFileRefusals(t *testing.T) {
 		files map[string]string
 		want  string // with DIR for the folder
 	}{
-		{"unknown field", map[string]string{"a.txtar": good + "expect: same\n"},
-			"bad case file DIR/a.txtar:6: unknown field \"expect\" (the fields are id, api, doc, seen, quirks)"},
+		{"unknown field", map[string]string{"a.txtar": good + "owner: me\n"},
+			"bad case file DIR/a.txtar:6: unknown field \"owner\" (the fields are id, api, doc, seen, quirks, expect, reason)"},
+		{"unknown expect", map[string]string{"a.txtar": good + "expect: same\nreason: r\n"},
+			"bad case file DIR/a.txtar:6: expect \"same\": want benign or broken"},
+		{"expect without reason", map[string]string{"a.txtar": good + "expect: broken\n"},
+			"bad case file DIR/a.txtar:6: expect and reason go together: an expectation that overrides the derived one says why"},
+		{"reason without expect", map[string]string{"a.txtar": good + "reason: r\n"},
+			"bad case file DIR/a.txtar:6: expect and reason go together: an expectation that overrides the derived one says why"},
+		{"benign, refused", map[string]string{"a.txtar": strings.Replace(good, "quirks: crlf", "quirks: truncated", 1) + "expect: benign\nreason: r\n"},
+			"bad case file DIR/a.txtar:6: expect benign: our merger refuses this turn, so there are no merged calls to demand"},
+		{"benign, bad arguments", map[string]string{"a.txtar": strings.Replace(good, "quirks: crlf", "quirks: bad_args", 1) + "expect: benign\nreason: r\n"},
+			"bad case file DIR/a.txtar:6: expect benign: the turn's first call carries arguments that are not JSON, which an agent answers with an error, not with the clean run's result"},
 		{"no field", map[string]string{"a.txtar": "id mine\n"},
-			"bad case file DIR/a.txtar:1: \"id mine\" is no field: write one field a line, name: value (the fields are id, api, doc, seen, quirks)"},
+			"bad case file DIR/a.txtar:1: \"id mine\" is no field: write one field a line, name: value (the fields are id, api, doc, seen, quirks, expect, reason)"},
 		{"missing field", map[string]string{"a.txtar": "id: mine\napi: chat\ndoc: d\nquirks: crlf\n"},
-			"bad case file DIR/a.txtar:4: field seen is missing (the fields are id, api, doc, seen, quirks)"},
+			"bad case file DIR/a.txtar:4: field seen is missing (the fields are id, api, doc, seen, quirks, expect, reason)"},
 		{"twice", map[string]string{"a.txtar": "id: mine\n" + good},
 			"bad case file DIR/a.txtar:2: field id given twice (first on line 1)"},
 		{"empty", map[string]string{"a.txtar": strings.Replace(good, "doc: d", "doc:", 1)},
@@ -288,5 +298,45 @@ func TestCapturedTurnRefusals(t *testing.T) {
 				t.Errorf("got %v\nwant %s", err, want)
 			}
 		})
+	}
+}
+
+// TestCaseFileExpect: a file's expect overrides what its quirks derive,
+// and its reason goes into the case's doc: broken on a stream our merger
+// merges fails an agent that sends the turn on; benign on a benign
+// composition changes nothing but the doc.
+func TestCaseFileExpect(t *testing.T) {
+	strict := "id: acme_strict\napi: chat\ndoc: CRLF line ends\nseen: ACME gateway 2.5\nquirks: crlf\nexpect: broken\nreason: ACME sends CRLF only when its upstream failed\n"
+	plain := "id: acme_plain\napi: chat\ndoc: CRLF line ends\nseen: ACME gateway 2.5\nquirks: crlf\nexpect: benign\nreason: CRLF is only framing\n"
+	dir := writeCaseFiles(t, map[string]string{"strict.txtar": strict, "plain.txtar": plain})
+	files, errs := CheckCaseFiles([]string{dir})
+	if len(errs) != 0 || len(files) != 2 {
+		t.Fatalf("files %+v, errors %v", files, errs)
+	}
+	plainFile, strictFile := files[0], files[1]
+	if got := strictFile.Derived(); got != "broken, by the file" {
+		t.Errorf("strict derived %q", got)
+	}
+	if got := plainFile.Derived(); got != "benign, by the file" {
+		t.Errorf("plain derived %q", got)
+	}
+	s := strictFile.Case
+	if s.Expect != ExpectBroken || s.Delivered != DeliveredNone || !s.ToolTurnOnly ||
+		s.Doc != "CRLF line ends (expected broken: ACME sends CRLF only when its upstream failed)" {
+		t.Errorf("strict: %+v", s)
+	}
+	p := plainFile.Case
+	if p.Expect != ExpectSame || p.Doc != "CRLF line ends (expected benign: CRLF is only framing)" {
+		t.Errorf("plain: %+v", p)
+	}
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentGood), Cases: []Case{p, s}, Timeout: slow * 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Status{"acme_plain": Success, "acme_strict": Failure}
+	for _, r := range results {
+		if r.Status != want[r.Case.ID] {
+			t.Errorf("%s: %s (%s), want %s", r.Case.ID, r.Status, r.Details, want[r.Case.ID])
+		}
 	}
 }

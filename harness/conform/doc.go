@@ -174,8 +174,12 @@
 // makes of it: the calls it merges re-sent and answered (each must name a
 // tool the agent offers), or, when it refuses the stream, nothing of the
 // turn sent on and no exit 0. A captured case is not compared with the
-// clean run (its calls are not the probe's). The files of another format
-// come back apart for the caller to name. A file that does not parse,
+// clean run (its calls are not the probe's). Two more fields, expect
+// (benign or broken) and reason, always together, override the derived
+// expectation (CaseFile.Expected), the reason appended to the doc; benign
+// is refused where our merger refuses the turn or its arguments are not
+// JSON, as there are then no merged calls to demand. The files of another
+// format come back apart for the caller to name. A file that does not parse,
 // misses or repeats a field, names an unknown format or quirk, composes
 // quirks that cannot compose, takes a catalog case's id or another
 // file's, holds a stream of another format than it says or one with no

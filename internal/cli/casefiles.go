@@ -31,7 +31,9 @@ runs beside the catalog: its comment holds one field a line,
   quirks: ids_dropped + args_one_rune + crlf
 
 or, instead of quirks, a section -- turn.sse -- holding the stream a
-gateway sent for the turn with the calls, captured.
+gateway sent for the turn with the calls, captured. Two more fields,
+given together, override the derived expectation: expect (benign or
+broken) and reason (why, shown in the case's doc).
 
 new writes DIR/ID.txtar (-o, default the current folder) from a captured
 stream: a raw SSE body (-sse), or the answer of a cassette's turn N, as
@@ -44,7 +46,8 @@ catalog, and prints one line per problem (file and line); ls lists the
 files with what each demands of an agent, derived from its quirks or
 from what our merger makes of its captured stream:
 benign (the merged calls re-sent, answered, the run finished) or broken
-(nothing of the turn sent on, no exit 0).
+(nothing of the turn sent on, no exit 0), or "by the file" when its
+expect overrides.
 
 Exit status: 0 when every file is good; 1 when check found a problem;
 2 on a usage error.

@@ -21,14 +21,16 @@ func TestCaseCheckAndList(t *testing.T) {
 	write("b.txtar", "# a broken one\nid: acme_cut\napi: messages\ndoc: d\nseen: s\nquirks: messages_ping_before_delta+messages_cut_before_stop\n")
 	at := func(name string) string { return filepath.Join(dir, name) } // the folder as given, resolved against Env.Dir
 	write("e.txtar", "id: acme_captured\napi: chat\ndoc: d\nseen: s\n-- turn.sse --\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"glob\",\"arguments\":\"{}\"}}]}}]}\n\n")
+	write("f.txtar", "id: acme_strict\napi: chat\ndoc: d\nseen: s\nquirks: crlf\nexpect: broken\nreason: CRLF only when its upstream failed\n")
 	code, stdout, stderr := Capture(Env{Dir: dir}, "case", "ls", ".")
 	want := "acme_runes    chat      benign                ids_dropped+args_one_rune+crlf  " + at("a.txtar") + "\n" +
 		"acme_cut      messages  broken                messages_ping_before_delta+messages_cut_before_stop  " + at("b.txtar") + "\n" +
-		"acme_captured chat      broken                captured turn.sse  " + at("e.txtar") + "\n"
+		"acme_captured chat      broken                captured turn.sse  " + at("e.txtar") + "\n" +
+		"acme_strict   chat      broken, by the file   crlf  " + at("f.txtar") + "\n"
 	if code != 0 || stdout != want || stderr != "" {
 		t.Errorf("ls: exit %d\nstdout %q\nwant   %q\nstderr %q", code, stdout, want, stderr)
 	}
-	if code, stdout, stderr = Capture(Env{Dir: dir}, "case", "check", "."); code != 0 || stdout != "3 case file(s), all good\n" || stderr != "" {
+	if code, stdout, stderr = Capture(Env{Dir: dir}, "case", "check", "."); code != 0 || stdout != "4 case file(s), all good\n" || stderr != "" {
 		t.Errorf("check: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 	write("c.txtar", "id: acme_runes\napi: chat\ndoc: d\nseen: s\nquirks: crlf\n")
