@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agentvcr/agentvcr/demo"
+	"github.com/agentvcr/agentvcr/internal/cli"
 	"github.com/agentvcr/agentvcr/internal/golden"
 )
 
@@ -43,7 +44,12 @@ func (s suite) commands() []command {
 		{"runecount", "runecount FILE", "print FILE's length in runes", cmdRunecount},
 		{"quirk", "quirk [-seed N] NAME IN OUT", "apply a quirk to an SSE file, or to every stream of a .yaml cassette", cmdQuirk},
 		{"gateway", "gateway [-key KEY] [-lang zh|en]", "start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)", cmdGateway},
-		{"serve", "serve [flags]", "agentvcr serve in the background; sets OPENAI_BASE_URL, and SERVE to its root for case URLs ($SERVE/s/NAME~QUIRK/v1)", cmdServe},
+		{"serve", "serve [flags]", "agentvcr serve in the background; sets OPENAI_BASE_URL, and SERVE to its root for case URLs ($SERVE/s/NAME~QUIRK/v1)", inBackground("serve", "SERVE", cli.Serve)},
+		{"upstream", "upstream FILE...", "start a scripted upstream that streams the files' bytes, one per request (the last again); sets UPSTREAM to its base URL", cmdUpstream},
+		{"proxy", "proxy [flags]", "agentvcr proxy in the background; sets OPENAI_BASE_URL to its base URL", inBackground("proxy", "", cli.Proxy)},
+		{"interrupt", "interrupt NAME", "end the background serve or proxy now, as Ctrl-C does, and print its stderr", cmdInterrupt},
+		{"case", "case SUBCOMMAND [flags]", "agentvcr case (new, check, ls)", s.cliCommand("case")},
+		{"conform", "conform [flags] -- COMMAND [ARGS]", "agentvcr conform; $AGENTVCR is agentvcr itself, for COMMAND", s.cliCommand("conform")},
 		{"genfile", "genfile [-kind text|oneline|binary|badutf8] PATH N", "write a generated file (N runes, bytes or lines)", cmdGenfile},
 		{"mkfifo", "mkfifo PATH", "make a named pipe with no writer", cmdMkfifo},
 	}

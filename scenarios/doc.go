@@ -20,6 +20,11 @@
 //   - quirk [-seed N] NAME IN OUT: apply a quirk to an SSE file, or to every stream of a .yaml cassette
 //   - gateway [-key KEY] [-lang zh|en]: start the scripted gateway; sets OPENAI_BASE_URL (and OPENAI_API_KEY to KEY)
 //   - serve [flags]: agentvcr serve in the background; sets OPENAI_BASE_URL, and SERVE to its root for case URLs ($SERVE/s/NAME~QUIRK/v1)
+//   - upstream FILE...: start a scripted upstream that streams the files' bytes, one per request (the last again); sets UPSTREAM to its base URL
+//   - proxy [flags]: agentvcr proxy in the background; sets OPENAI_BASE_URL to its base URL
+//   - interrupt NAME: end the background serve or proxy now, as Ctrl-C does, and print its stderr
+//   - case SUBCOMMAND [flags]: agentvcr case (new, check, ls)
+//   - conform [flags] -- COMMAND [ARGS]: agentvcr conform; $AGENTVCR is agentvcr itself, for COMMAND
 //   - genfile [-kind text|oneline|binary|badutf8] PATH N: write a generated file (N runes, bytes or lines)
 //   - mkfifo PATH: make a named pipe with no writer
 //

@@ -57,6 +57,8 @@ func (s suite) params() testscript.Params {
 			env.Setenv("AGENTVCR_MODEL", "")
 			env.Setenv("CI", "")
 			env.Setenv("INJECT", "")
+			env.Setenv("AGENTVCR", agentvcrExe)
+			env.Values[backgroundKey{}] = &background{running: map[string]func() string{}}
 			if s.record == nil {
 				// The scripted gateway's refusals (live_5xx, live_unreachable)
 				// are retried as a user's are, 1 ms apart instead of 0.5 s

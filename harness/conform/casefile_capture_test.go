@@ -2,6 +2,7 @@ package conform
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +41,34 @@ data: [DONE]
 // case file (agentvcr case new); conform -cases passes an agent that
 // merges it and fails one that takes every piece with an "id" for a new
 // call; and the case serves the captured body byte for byte.
+// printFirstAnswer is an agent that sends one request offering
+// read_file and grep, prints the body of the answer as it came, and stops.
+func printFirstAnswer(ctx context.Context, env []string, stdout, stderr io.Writer) int {
+	base := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "OPENAI_BASE_URL="); ok {
+			base = v
+		}
+	}
+	body := `{"model":"qwen","stream":true,"messages":[{"role":"user","content":"look"}],"tools":[` +
+		`{"type":"function","function":{"name":"read_file","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}},` +
+		`{"type":"function","function":{"name":"grep","parameters":{"type":"object","properties":{"pattern":{"type":"string"}}}}}]}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/chat/completions", strings.NewReader(body))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer resp.Body.Close()
+	io.Copy(stdout, resp.Body)
+	return 0
+}
+
 func TestCaseFromLiveCapture(t *testing.T) {
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -95,6 +124,15 @@ func TestCaseFromLiveCapture(t *testing.T) {
 	}
 	if string(cases[0].Captured) != dashScopeTurn {
 		t.Errorf("the case serves %q, want the captured body", cases[0].Captured)
+	}
+	// What the agent reads on its first request is the captured body, byte
+	// for byte: an agent that prints what it received shows it.
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: printFirstAnswer, Cases: cases, Timeout: slow * 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(results[0].Stdout) != dashScopeTurn {
+		t.Errorf("the agent received:\n%s\nwant the captured body:\n%s", results[0].Stdout, dashScopeTurn)
 	}
 	all := append(SelectCasesOrDie(t, Cases(), "clean"), cases...)
 	for _, tt := range []struct {

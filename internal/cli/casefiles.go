@@ -120,7 +120,7 @@ func caseNewFlags() (*flag.FlagSet, *caseNewInput) {
 	fs.StringVar(&in.sseFile, "sse", "", "the captured stream, a raw SSE body (`FILE`)")
 	fs.StringVar(&in.cassetteFile, "cassette", "", "a cassette written by record or proxy -o (`FILE`)")
 	fs.IntVar(&in.turn, "turn", 0, "with -cassette: the `N`th recorded exchange (from 1; default the first our merger refuses or warns about)")
-	fs.StringVar(&in.dir, "o", ".", "the folder of case files to write into (`DIR`)")
+	fs.StringVar(&in.dir, "o", ".", "the folder of case files to write into (`DIR`, made when missing)")
 	return fs, in
 }
 
@@ -174,6 +174,11 @@ func cmdCaseNew(env Env, args []string) int {
 	}
 	data, cf, err := conform.NewCaseFile(path, fields, stream)
 	if err != nil {
+		return usage("%v", err)
+	}
+	// -o names the folder the case files live in, made when it is new, as
+	// the first case of a repository makes it.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return usage("%v", err)
 	}
 	out, err := outfile.Open(path)

@@ -109,10 +109,17 @@ func cmdConform(env Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "agentvcr conform: -cases with -cassette: case files compose quirks on the probe's turn, recorded mode replays a cassette; run them apart\n")
 			return 2
 		}
-		own, other, err := conform.ReadCaseFiles(format, all, f.caseDirs)
+		dirs := make([]string, len(f.caseDirs))
+		for i, d := range f.caseDirs {
+			dirs[i] = env.path(d)
+		}
+		own, other, err := conform.ReadCaseFiles(format, all, dirs)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "agentvcr conform: -cases: %v\n", err)
 			return 2
+		}
+		for i := range own {
+			own[i].File = env.shown(own[i].File)
 		}
 		if len(other) > 0 {
 			fmt.Fprintf(env.Stderr, "agentvcr conform: -cases: %d case file(s) of another -api not run here: %s\n", len(other), strings.Join(other, ", "))

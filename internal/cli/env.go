@@ -59,6 +59,16 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// shown is path p as a report names it: relative to the Env's folder when
+// it lies inside it (the folder the user named, from where they ran the
+// command), as it is otherwise.
+func (e Env) shown(p string) string {
+	if rel, err := filepath.Rel(e.Dir, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}
+
 // path resolves p against the Env's folder.
 func (e Env) path(p string) string {
 	if p == "" || filepath.IsAbs(p) {
