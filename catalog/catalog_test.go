@@ -124,7 +124,7 @@ func TestCatalogMergesAgreeWithTheCleanTurn(t *testing.T) {
 	want := []string{"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",
 		"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",
 		"comments", "no_done", "content_parts", "several_choices", "name_in_pieces", "args_cumulative", "args_repeated_at_end",
-		"bad_args", "midstream_error", "truncated", "finish_length"}
+		"bad_args", "comments+no_done", "comments+args_one_rune", "args_split_escapes+crlf", "midstream_error", "truncated", "finish_length"}
 	var chat []conform.CatalogEntry
 	readJSON(t, "cases.json", &chat)
 	var ids []string

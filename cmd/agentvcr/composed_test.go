@@ -68,7 +68,7 @@ func TestConformCaseFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(cases, "ping.txtar"), []byte("id: acme_ping\napi: messages\ndoc: pings\nseen: ACME gateway 2.3\nquirks: messages_ping_before_delta\n"), 0o644)
 	wantErr := "agentvcr conform: -cases: 1 case file(s) of another -api not run here: " + filepath.Join(cases, "ping.txtar") + "\n"
 	code, stdout, stderr := conform("-cases", cases, "-list", "--", "true")
-	if code != 0 || !strings.HasSuffix(stdout, "\nacme_runes           quirk   no ids, one rune a piece\n") || stderr != wantErr {
+	if code != 0 || !strings.HasSuffix(stdout, "\nacme_runes              quirk   no ids, one rune a piece\n") || stderr != wantErr {
 		t.Errorf("-list: exit %d\n%s%s", code, stdout, stderr)
 	}
 	report := filepath.Join(dir, "report.json")

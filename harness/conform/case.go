@@ -137,8 +137,9 @@ func (c Case) whole(want []Call) []Call {
 var sourceRe = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 
 // Cases returns the catalog in report order: the clean turn, every
-// chat-completions (or format-free) quirk of quirk.All, the two broken
-// streams, the echo cases, then the faults.
+// chat-completions (or format-free) quirk of quirk.All, the compositions
+// real gateways send (chatCompositions), the broken streams, the echo
+// cases, then the faults.
 func Cases() []Case {
 	cases := []Case{{ID: "clean", Tier: TierQuirk, Source: "-", Doc: "the clean turn, as OpenAI streams it"}}
 	for _, q := range quirk.All() {
@@ -154,6 +155,7 @@ func Cases() []Case {
 		c.ToolTurnOnly = q.Name == "several_choices"
 		cases = append(cases, c)
 	}
+	cases = append(cases, compositionCases(cases, chatCompositions)...)
 	cases = append(cases,
 		Case{ID: "midstream_error", Tier: TierQuirk, Expect: ExpectBroken, ToolTurnOnly: true, Transform: midstreamError,
 			Source: "OpenRouter docs, langchainjs #11579",

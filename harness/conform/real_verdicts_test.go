@@ -18,13 +18,13 @@ func TestRealAgentBehaviours(t *testing.T) {
 	benign := []string{"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",
 		"ids_dropped", "id_every_piece", "name_every_piece", "no_index", "all_index_0", "finish_stop", "crlf",
 		"comments", "no_done", "content_parts", "several_choices", "name_in_pieces", "args_cumulative", "args_repeated_at_end",
-		"bad_args", "echo_signature", "echo_reasoning"}
+		"bad_args", "comments+no_done", "comments+args_one_rune", "args_split_escapes+crlf", "echo_signature", "echo_reasoning"}
 	broken := []string{"midstream_error", "truncated", "finish_length", "fault_stall", "fault_reset"}
 	checkAgents(t, chatFormat, []agentCase{
 		{reason: "side requests (a preflight, a title without tools first, a JSON classifier without a stream, a memory request with other tools last) are answered in their format and never judged",
 			mode: agentTitle, want: map[Status][]string{}},
 		{reason: "a non-streamed retry after a stream it cannot read is answered whole and judged: a WARNING on a benign shape, a pass after a broken stream or a fault",
-			mode: agentFallback, want: map[Status][]string{Warning: {"comments"}}},
+			mode: agentFallback, want: map[Status][]string{Warning: {"comments", "comments+no_done", "comments+args_one_rune"}}},
 		{reason: "keeping the calls that completed before the break, and running them, is a WARNING",
 			mode: agentSalvage, want: map[Status][]string{Warning: broken}},
 		{reason: "resuming from the delivered text with no call is a WARNING",

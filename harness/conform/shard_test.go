@@ -78,7 +78,7 @@ func TestShardCasesSplitTheCatalog(t *testing.T) {
 	}
 	got, _ := Shard{2, 3}.Cases(Cases())
 	want := []string{"clean", "index_minus_1", "args_split_escapes", "name_every_piece", "finish_stop", "no_done",
-		"name_in_pieces", "bad_args", "finish_length", "fault_429", "fault_reset"}
+		"name_in_pieces", "bad_args", "args_split_escapes+crlf", "finish_length", "fault_429", "fault_reset"}
 	if diff := cmp.Diff(want, ids(got)); diff != "" {
 		t.Errorf("shard 2/3 (-want +got):\n%s", diff)
 	}

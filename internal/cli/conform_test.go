@@ -31,9 +31,9 @@ func TestConformBadInput(t *testing.T) {
 		{"no command", []string{"conform"},
 			"agentvcr conform: no agent to run: give its command after --, e.g. agentvcr conform -- node agent.js\n"},
 		{"an unknown case", append([]string{"conform", "-case", "clean,index_plus_2"}, agent...),
-			"agentvcr conform: unknown case \"index_plus_2\": the cases are clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args, midstream_error, truncated, finish_length, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset (agentvcr conform -list describes them)\n"},
+			"agentvcr conform: unknown case \"index_plus_2\": the cases are clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args, comments+no_done, comments+args_one_rune, args_split_escapes+crlf, midstream_error, truncated, finish_length, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset (agentvcr conform -list describes them)\n"},
 		{"a baseline naming no case", append([]string{"conform", "-baseline", unknown}, agent...),
-			"agentvcr conform: bad baseline: " + unknown + " line 2: \"index_plus_2\" is no case: remove it, or pick one of clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args, midstream_error, truncated, finish_length, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset\n"},
+			"agentvcr conform: bad baseline: " + unknown + " line 2: \"index_plus_2\" is no case: remove it, or pick one of clean, index_plus_1, index_minus_1, interleaved_calls, args_one_rune, args_split_escapes, ids_dropped, id_every_piece, name_every_piece, no_index, all_index_0, finish_stop, crlf, comments, no_done, content_parts, several_choices, name_in_pieces, args_cumulative, args_repeated_at_end, bad_args, comments+no_done, comments+args_one_rune, args_split_escapes+crlf, midstream_error, truncated, finish_length, echo_signature, echo_reasoning, fault_429, fault_500, fault_stall, fault_reset\n"},
 		{"two ids on a baseline line", append([]string{"conform", "-baseline", spaced}, agent...),
 			"agentvcr conform: bad baseline: " + spaced + " line 1: \"clean truncated\": write one case id per line, with an optional '# reason' after it\n"},
 		{"an id listed twice", append([]string{"conform", "-baseline", twice}, agent...),
@@ -82,7 +82,8 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 30 || !strings.HasPrefix(lines[1], "index_plus_1         quirk   tool_calls[].index counts from 1") {
+	if len(lines) != 33 || !strings.HasPrefix(lines[1], "index_plus_1            quirk   tool_calls[].index counts from 1") ||
+		!strings.HasPrefix(lines[21], "comments+no_done        quirk   comment lines among the events and no [DONE]") {
 		t.Errorf("-list printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-api", "messages")
@@ -109,7 +110,7 @@ func TestConformList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if n := strings.Count(stdout, "\n"); n != 20 || !strings.HasPrefix(stdout, "replay ") {
+	if n := strings.Count(stdout, "\n"); n != 23 || !strings.HasPrefix(stdout, "replay ") {
 		t.Errorf("-list -cassette printed %d lines:\n%s", n, stdout)
 	}
 }
