@@ -152,6 +152,11 @@
 // sent back: a thought signature on every call (echo_signature, Gemini) or
 // reasoning_content before the turn (echo_reasoning, DeepSeek).
 //
+// Chat's catalog also lists, after its single quirks, the compositions
+// real gateways are known to send (compositions.go: comments+no_done,
+// comments+args_one_rune, args_split_escapes+crlf), each a case with where
+// it was seen, judged as a composition named to SelectCases is.
+//
 // SelectCases also takes a composition of quirk cases that the catalog
 // does not list, "ids_dropped+args_one_rune" (composed.go): the composed
 // quirk (quirk.Lookup) on the turns its parts' cases break, expecting the
