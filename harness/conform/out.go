@@ -102,6 +102,16 @@ func writeOut(root *os.Root, results []Result, dropped []string) error {
 				return err
 			}
 		}
+		for _, a := range r.Answers {
+			if err := createFile(root, fmt.Sprintf("%s/answer-%d.sse", id, a.Request), a.Served); err != nil {
+				return err
+			}
+			if a.Clean != nil {
+				if err := createFile(root, fmt.Sprintf("%s/answer-%d.clean.sse", id, a.Request), a.Clean); err != nil {
+					return err
+				}
+			}
+		}
 		for i, body := range r.Side {
 			if err := createFile(root, fmt.Sprintf("%s/side-%d.json", id, i+1), body); err != nil {
 				return err

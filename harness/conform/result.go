@@ -30,6 +30,20 @@ type Result struct {
 	Requests       [][]byte
 	Side           [][]byte
 	Unrouted       []Unrouted
+	// Answers are what conform answered the judged requests, in order:
+	// what -out keeps as answer-N and the HTML report shows.
+	Answers []Answer
+}
+
+// An Answer is what conform answered one judged request of a case.
+type Answer struct {
+	Request int    // the request's number, from 1 (Result.Requests[Request-1])
+	Served  []byte // the body as sent: the stream (or a whole turn, to a request asking for no stream)
+	// Clean is the turn the case's transform changed, as the clean case
+	// serves it; nil when the transform changed nothing.
+	Clean  []byte
+	Fault  string // the fault served instead, when one was (Fault429, ...)
+	Status int    // the HTTP error status served instead of Served, 0 for none
 }
 
 // Unrouted is a request on a path conform serves no format on: answered

@@ -238,6 +238,7 @@ type caseState struct {
 	bodies   [][]byte
 	toolset  []string   // the conversation's tool names (side.go)
 	sides    [][]byte   // the side requests' bodies
+	answers  []Answer   // what each judged request was answered
 	unrouted []Unrouted // requests on no format's path
 	changed  bool       // the transform changed a reply (else SKIPPED)
 	stopped  bool       // a request decided the case: the agent was stopped (decided.go)
@@ -319,8 +320,15 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 		return errorReply(http.StatusInternalServerError, "conform: "+err.Error()), nil
 	}
 	if r, ok := st.plainReply(req, ans); ok {
+		st.answers = append(st.answers, Answer{Request: len(st.reqs), Served: r.Body})
 		return r, nil
 	}
+	a := Answer{Request: len(st.reqs), Served: ans.Body, Fault: ans.Fault, Status: ans.Status}
+	if changed {
+		clean, _, _ := Case{}.answer(st.conv, req.assistants(), 0)
+		a.Clean = clean.Body
+	}
+	st.answers = append(st.answers, a)
 	return st.serveAnswer(ans)
 }
 
@@ -436,7 +444,7 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	v = leftBehind(v, p.left)
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff, Vacuous: v.vacuous,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
-		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted}
+		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted, Answers: st.answers}
 }
 
 // allRead reports whether every request the case received was read (none
