@@ -2,8 +2,8 @@ package conform
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
 	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
