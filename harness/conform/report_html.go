@@ -145,15 +145,18 @@ func htmlReport(run RunInfo, results []Result) htmlPage {
 		p.Tiers = append(p.Tiers, ht)
 	}
 	if longest.Duration > 0 {
-		p.Longest = fmt.Sprintf("%s (%s)", longest.Case.ID, longest.Duration.Round(time.Millisecond))
+		p.Longest = fmt.Sprintf("%s (%s)", longest.Case.ID, longest.Duration.Truncate(time.Millisecond))
 	}
 	return p
 }
 
+// htmlCaseOf is a result as the page shows it. Durations are cut to the
+// millisecond, as the JSON report keeps them, so that a page rebuilt from
+// the report and -out is the run's own.
 func htmlCaseOf(r Result) htmlCase {
 	c := htmlCase{ID: r.Case.ID, Tier: string(r.Case.Tier), Status: string(r.Status), Verdict: string(r.Status),
 		Doc: r.Case.Doc, Details: r.Details, File: r.Case.File, Source: sourceSegments(r.Case.Source),
-		Duration: r.Duration.Round(time.Millisecond).String(), Requests: len(r.Requests), ExitCode: r.ExitCode, TimedOut: r.TimedOut,
+		Duration: r.Duration.Truncate(time.Millisecond).String(), Requests: len(r.Requests), ExitCode: r.ExitCode, TimedOut: r.TimedOut,
 		Stdout: excerpt(r.Stdout), Stderr: excerpt(r.Stderr)}
 	if r.Expected {
 		c.Verdict += " (baseline)"

@@ -55,7 +55,7 @@ type conformFlags struct {
 	parallel                      int
 	timeout, stallTimeout         time.Duration
 	retryTimeout                  time.Duration
-	jsonOut, junitOut, out, basel string
+	jsonOut, junitOut, htmlOut, out, basel string
 	shard                         string
 	list                          bool
 	quiet                         bool
@@ -79,6 +79,7 @@ func cmdConform(env Env, args []string) int {
 	fs.DurationVar(&f.retryTimeout, "retry-timeout", conform.DefaultRetryTimeout, "kill a case's agent that keeps sending requests after `D` at most (opencode retries a broken stream for about 77 s; never below -timeout)")
 	fs.DurationVar(&f.stallTimeout, "stall-timeout", conform.DefaultStallTimeout, "kill a stall case's agent after `D` (real agents give up on a silent stream after 240 to 300 s; never below -timeout)")
 	fs.StringVar(&f.jsonOut, "json", "", "write the checks as JSON to `FILE`")
+	fs.StringVar(&f.htmlOut, "html", "", "write the run as one self-contained HTML page to `FILE`: per case the verdict, the stream served against the clean one, the requests, the output")
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
 	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr and requests (request-N.json; side requests side-N.json; requests on no format's path unrouted-N.txt) under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
@@ -245,12 +246,12 @@ func verdictCode(env Env, prefix string, unexpected []conform.Result, stale []st
 	return code
 }
 
-// conformOutputs are conform's -json, -junit and -out, each folder opened
+// conformOutputs are conform's -json, -junit, -html and -out, each folder opened
 // before the agent runs (outfile, conform.OpenOut): a link the agent
 // plants in a folder's place is not followed, and a missing folder is a
 // usage error before anything runs rather than a lost report after it.
 type conformOutputs struct {
-	json, junit *outfile.File
+	json, junit, html *outfile.File
 	out         *conform.OutDir
 }
 
@@ -264,6 +265,10 @@ func openConformOutputs(env Env, f conformFlags) (conformOutputs, error) {
 		o.close()
 		return o, err
 	}
+	if o.html, err = openReport(env, "-html", f.htmlOut); err != nil {
+		o.close()
+		return o, err
+	}
 	if f.out != "" {
 		if o.out, err = conform.OpenOut(env.path(f.out)); err != nil {
 			o.close()
@@ -273,12 +278,15 @@ func openConformOutputs(env Env, f conformFlags) (conformOutputs, error) {
 	return o, nil
 }
 
-// write writes -json, -junit and -out.
+// write writes -json, -junit, -html and -out.
 func (o conformOutputs) write(f conformFlags, run conform.RunInfo, results []conform.Result) error {
 	if err := writeReport(o.json, func(w io.Writer) error { return conform.WriteRunJSON(w, run, results) }); err != nil {
 		return err
 	}
 	if err := writeReport(o.junit, func(w io.Writer) error { return conform.WriteJUnit(w, results) }); err != nil {
+		return err
+	}
+	if err := writeReport(o.html, func(w io.Writer) error { return conform.WriteHTML(w, run, results) }); err != nil {
 		return err
 	}
 	if o.out == nil {
@@ -289,7 +297,7 @@ func (o conformOutputs) write(f conformFlags, run conform.RunInfo, results []con
 }
 
 func (o conformOutputs) close() {
-	for _, f := range []*outfile.File{o.json, o.junit} {
+	for _, f := range []*outfile.File{o.json, o.junit, o.html} {
 		if f != nil {
 			f.Close()
 		}

@@ -12,6 +12,7 @@ import (
 
 const reportUsage = `usage: agentvcr report merge [flags] REPORT.json...
        agentvcr report md REPORT.json
+       agentvcr report html [-out DIR] REPORT.json...
 
 merge joins the JSON reports (conform -json) of one run's shards
 (conform -shard I/N, every shard once) into one report: the table on
@@ -23,6 +24,14 @@ the merge.
 
 md writes one JSON report as a Markdown table (case, verdict, the first
 difference) on stdout, as is: for a CI job's summary.
+
+html writes the JSON reports (one, or a run's shards, joined as merge
+joins them) as one self-contained HTML page on stdout: a summary, filters
+by verdict and tier, and per case its verdict, details and first
+difference. With -out DIR, the -out folder of the same run (every shard's
+-out may be the same folder), the page also shows each case's stream as
+served against the clean one, the requests the agent sent and the ends of
+its stdout and stderr.
 
 Both read only what conform -json writes: a report with a field out of its
 range (a status of no verdict, a negative count, a shard that is not I/N,
@@ -44,11 +53,12 @@ func cmdReport(env Env, args []string) int {
 		fmt.Fprint(env.Stderr, reportUsage)
 		fs.PrintDefaults()
 	}
-	var basel, jsonOut, junitOut, mdOut string
+	var basel, jsonOut, junitOut, mdOut, htmlOut string
 	fs.StringVar(&basel, "baseline", "", "expected failures of the whole run: a `FILE` of case ids, one per line")
 	fs.StringVar(&jsonOut, "json", "", "write the merged checks as JSON to `FILE`")
 	fs.StringVar(&junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&mdOut, "md", "", "write a Markdown table (case, verdict, first difference) to `FILE`")
+	fs.StringVar(&htmlOut, "html", "", "write the merged run as one self-contained HTML page to `FILE` (report html adds -out's data)")
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "agentvcr report: "+format+"\n", a...)
 		return 2
@@ -61,15 +71,19 @@ func cmdReport(env Env, args []string) int {
 	case "-h", "-help", "--help", "help":
 		fs.Usage()
 		return 0
-	case "merge", "md":
+	case "merge", "md", "html":
 	default:
-		return usage("unknown subcommand %q: give merge or md (agentvcr report -h)", args[0])
+		return usage("unknown subcommand %q: give merge, md or html (agentvcr report -h)", args[0])
 	}
 	sub := args[0]
-	if sub == "md" {
-		fs = flag.NewFlagSet("report md", flag.ContinueOnError)
+	var outDir string
+	if sub != "merge" {
+		fs = flag.NewFlagSet("report "+sub, flag.ContinueOnError)
 		fs.SetOutput(env.Stderr)
 		fs.Usage = func() { fmt.Fprint(env.Stderr, reportUsage) }
+		if sub == "html" {
+			fs.StringVar(&outDir, "out", "", "the -out `DIR` of the same run")
+		}
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -102,9 +116,30 @@ func cmdReport(env Env, args []string) int {
 		}
 		return 0
 	}
-	run, results, err := conform.MergeReports(reports)
+	if len(reports) == 0 {
+		return usage("give the JSON reports (conform -json) to read")
+	}
+	var run conform.RunInfo
+	var results []conform.Result
+	var err error
+	if sub == "html" && len(reports) == 1 {
+		run, results, err = reports[0].Results()
+	} else {
+		run, results, err = conform.MergeReports(reports)
+	}
 	if err != nil {
 		return usage("%v", err)
+	}
+	if sub == "html" {
+		if outDir != "" {
+			if err := conform.ReadOut(env.path(outDir), results); err != nil {
+				return usage("-out: %v", err)
+			}
+		}
+		if err := conform.WriteHTML(env.Stdout, run, results); err != nil {
+			return usage("%v", err)
+		}
+		return 0
 	}
 	baseline := conform.Baseline{}
 	if basel != "" {
@@ -125,6 +160,7 @@ func cmdReport(env Env, args []string) int {
 		{jsonOut, func(w io.Writer) error { return conform.WriteRunJSON(w, run, results) }},
 		{junitOut, func(w io.Writer) error { return conform.WriteJUnit(w, results) }},
 		{mdOut, func(w io.Writer) error { return conform.WriteMarkdown(w, run, results) }},
+		{htmlOut, func(w io.Writer) error { return conform.WriteHTML(w, run, results) }},
 	} {
 		f, err := openReport(env, "", out.path)
 		if err == nil {
