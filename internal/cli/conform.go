@@ -48,17 +48,17 @@ flags:
 
 // conformFlags are the flags of `agentvcr conform`.
 type conformFlags struct {
-	calls, cases, ignore, passEnv listFlag
-	caseDirs                      listFlag
-	providers                     listFlag
-	cassette, api                 string
-	parallel                      int
-	timeout, stallTimeout         time.Duration
-	retryTimeout                  time.Duration
+	calls, cases, ignore, passEnv          listFlag
+	caseDirs                               listFlag
+	providers                              listFlag
+	cassette, api                          string
+	parallel                               int
+	timeout, stallTimeout                  time.Duration
+	retryTimeout                           time.Duration
 	jsonOut, junitOut, htmlOut, out, basel string
-	shard                         string
-	list                          bool
-	quiet                         bool
+	shard                                  string
+	list                                   bool
+	quiet                                  bool
 }
 
 // cmdConform runs `agentvcr conform`.
@@ -252,7 +252,7 @@ func verdictCode(env Env, prefix string, unexpected []conform.Result, stale []st
 // usage error before anything runs rather than a lost report after it.
 type conformOutputs struct {
 	json, junit, html *outfile.File
-	out         *conform.OutDir
+	out               *conform.OutDir
 }
 
 func openConformOutputs(env Env, f conformFlags) (conformOutputs, error) {
