@@ -326,7 +326,8 @@
 // checks) and WriteJUnit report the Results; the table shows what came
 // from the agent escaped (control characters as \x1b, \x07, \u009b, as
 // the CLI's cards). WriteOut keeps -out: a fresh folder per case
-// (stdout, stderr, request-N.json) and DroppedFile (env-dropped.txt, the
+// (stdout, stderr, request-N.json, and the Answers served, answer-N.sse
+// with answer-N.clean.sse where a transform changed the turn) and DroppedFile (env-dropped.txt, the
 // names ScrubEnv dropped), under an os.Root, refusing any symbolic link
 // with ErrOutLink. A Baseline lists expected
 // failures: Judge returns the failures it does not list and the entries
@@ -348,4 +349,17 @@
 // a case twice or a shard missing, and dropping the shards' baseline marks
 // so that one Baseline.Judge decides the whole run. WriteMarkdown writes
 // the table a CI job's summary shows: case, verdict, first difference.
+//
+// # The HTML page (report_html.go, report_html.tmpl, report_html.js, out_read.go)
+//
+// WriteHTML writes Results as one page that loads nothing: a summary per
+// verdict and tier, filters (the page's fragment sets them), and per case
+// the details, the diff with its lines marked, the answer the transform
+// changed against the clean turn (a line diff: the longest common run of
+// lines kept, the others marked dropped or added), the requests one
+// message a block and the ends of stdout and stderr, terminal sequences
+// left out. html/template escapes every text, and the page's
+// Content-Security-Policy allows its one inline script by its SHA-256.
+// ReadOut fills Results read from a JSON report with what -out kept of
+// the same run, so that the page rebuilt from both is the run's own.
 package conform

@@ -155,7 +155,7 @@ func htmlReport(run RunInfo, results []Result) htmlPage {
 // the report and -out is the run's own.
 func htmlCaseOf(r Result) htmlCase {
 	c := htmlCase{ID: r.Case.ID, Tier: string(r.Case.Tier), Status: string(r.Status), Verdict: string(r.Status),
-		Doc: r.Case.Doc, Details: r.Details, File: r.Case.File, Source: sourceSegments(r.Case.Source),
+		Doc: r.Case.Doc, Details: withoutANSI(r.Details), File: r.Case.File, Source: sourceSegments(r.Case.Source),
 		Duration: r.Duration.Truncate(time.Millisecond).String(), Requests: len(r.Requests), ExitCode: r.ExitCode, TimedOut: r.TimedOut,
 		Stdout: excerpt(r.Stdout), Stderr: excerpt(r.Stderr)}
 	if r.Expected {
@@ -217,15 +217,25 @@ func sourceSegments(source string) []htmlSegment {
 // maxExcerpt is how much of the end of stdout and stderr the page shows.
 const maxExcerpt = 4000
 
+// ansiEscape is a terminal's colour or cursor sequence (CSI), which agents
+// print on stderr even when it is no terminal (opencode's "Error:" in red).
+var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
+
+// withoutANSI is s without its terminal sequences: a browser would show
+// the escape character as a box and the rest as text.
+func withoutANSI(s string) string { return ansiEscape.ReplaceAllString(s, "") }
+
+// excerpt is the end of an output, at most maxExcerpt bytes of it, without
+// terminal sequences; Cut counts the bytes left out before it.
 func excerpt(b []byte) htmlExcerpt {
 	if len(b) <= maxExcerpt {
-		return htmlExcerpt{Text: string(b)}
+		return htmlExcerpt{Text: withoutANSI(string(b))}
 	}
 	cut := len(b) - maxExcerpt
 	for cut < len(b) && b[cut]&0xC0 == 0x80 { // start on a rune
 		cut++
 	}
-	return htmlExcerpt{Text: string(b[cut:]), Cut: cut}
+	return htmlExcerpt{Text: withoutANSI(string(b[cut:])), Cut: cut}
 }
 
 // streamOf is the answer the page shows: the first one the case's

@@ -108,3 +108,20 @@ func TestHTMLReportEscapesAgentText(t *testing.T) {
 func jsonString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
+
+// A terminal's colour sequences in the details and the output are left
+// out: opencode prints its errors in red even to a pipe.
+func TestHTMLReportDropsTerminalSequences(t *testing.T) {
+	red := "\x1b[91m\x1b[1mError: \x1b[0mExpected 'id' to be a string."
+	results := []Result{{Case: Case{ID: "ids_dropped", Tier: TierQuirk}, Status: Failure,
+		Details: "the agent never sent the tool results: 1 request, exit 1 (stderr: " + red + ")", Stderr: []byte(red + "\n")}}
+	var b strings.Builder
+	if err := WriteHTML(&b, RunInfo{}, results); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "\x1b") || !strings.Contains(page, "(stderr: Error: Expected &#39;id&#39; to be a string.)</p>") ||
+		!strings.Contains(page, "<pre>Error: Expected &#39;id&#39; to be a string.\n</pre>") {
+		t.Errorf("the page keeps terminal sequences, or lost the text around them:\n%s", page)
+	}
+}
