@@ -11,7 +11,8 @@ import (
 // the same run under dir: each case's stdout and stderr, its requests
 // (request-N.json) and the answers conform served (answer-N.sse, and
 // answer-N.clean.sse where the case's transform changed the turn). The
-// HTML report shows them. dir is read through os.Root, so a link that
+// HTML report shows them (not which fault an answer was, nor where a
+// stall or reset cut it: -out does not keep that). dir is read through os.Root, so a link that
 // leads out of it is not followed. A case with no folder under dir is an
 // error naming it: the folder is another run's.
 func ReadOut(dir string, results []Result) error {

@@ -252,8 +252,12 @@ func streamOf(answers []Answer) *htmlStream {
 	switch {
 	case a.Status != 0:
 		s.Note = fmt.Sprintf("answered HTTP %d instead", a.Status)
+	case a.Fault == FaultStall:
+		s.Note = fmt.Sprintf("a stall: the first %d events below were sent, then the stream stayed open with nothing more; the details say when the agent gave up", a.FaultAfter)
+	case a.Fault == FaultReset:
+		s.Note = fmt.Sprintf("a reset: the first %d events below were sent, then the connection was closed", a.FaultAfter)
 	case a.Fault != "":
-		s.Note = fmt.Sprintf("served with the fault %s: the stream below is cut or refused as the case says", a.Fault)
+		s.Note = fmt.Sprintf("answered with the fault %s instead of the stream below", a.Fault)
 	}
 	if a.Clean == nil {
 		for _, l := range streamLines(a.Served) {

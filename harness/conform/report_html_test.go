@@ -125,3 +125,17 @@ func TestHTMLReportDropsTerminalSequences(t *testing.T) {
 		t.Errorf("the page keeps terminal sequences, or lost the text around them:\n%s", page)
 	}
 }
+
+// A fault's answer says what was sent of it: a stall's first events, then
+// nothing; a 500 instead of the stream.
+func TestHTMLReportOfFaults(t *testing.T) {
+	page := htmlOf(t, agentGood, "clean", "fault_stall", "fault_500")
+	for _, want := range []string{
+		`<p>a stall: the first 14 events below were sent, then the stream stayed open with nothing more; the details say when the agent gave up</p>`,
+		`<p>answered with the fault 500 instead of the stream below</p>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}

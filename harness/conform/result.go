@@ -43,6 +43,9 @@ type Answer struct {
 	// serves it; nil when the transform changed nothing.
 	Clean  []byte
 	Fault  string // the fault served instead, when one was (Fault429, ...)
+	// FaultAfter is how many events of Served a stall or a reset sent
+	// before the stream stopped or the connection closed.
+	FaultAfter int
 	Status int    // the HTTP error status served instead of Served, 0 for none
 }
 

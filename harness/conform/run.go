@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -325,8 +326,10 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	}
 	a := Answer{Request: len(st.reqs), Served: ans.Body, Fault: ans.Fault, Status: ans.Status}
 	if changed {
-		clean, _, _ := Case{}.answer(st.conv, req.assistants(), 0)
-		a.Clean = clean.Body
+		// a fault serves the clean turn: it is changed, its body is not
+		if clean, _, _ := (Case{}).answer(st.conv, req.assistants(), 0); !bytes.Equal(clean.Body, ans.Body) {
+			a.Clean = clean.Body
+		}
 	}
 	st.answers = append(st.answers, a)
 	return st.serveAnswer(ans)
@@ -349,6 +352,9 @@ func (st *caseState) serveAnswer(ans served) (serve.Reply, error) {
 		n, err := cut(sse.Parse(ans.Body))
 		if err != nil {
 			n = serve.DefaultFaultAfter
+		}
+		if k := len(st.answers) - 1; k >= 0 {
+			st.answers[k].FaultAfter = n
 		}
 		return serve.Reply{Body: ans.Body, Header: sseHeader(), Fault: serve.Fault{Kind: ans.Fault, After: n}}, nil
 	}
