@@ -41,12 +41,12 @@ type Answer struct {
 	Served  []byte // the body as sent: the stream (or a whole turn, to a request asking for no stream)
 	// Clean is the turn the case's transform changed, as the clean case
 	// serves it; nil when the transform changed nothing.
-	Clean  []byte
-	Fault  string // the fault served instead, when one was (Fault429, ...)
+	Clean []byte
+	Fault string // the fault served instead, when one was (Fault429, ...)
 	// FaultAfter is how many events of Served a stall or a reset sent
 	// before the stream stopped or the connection closed.
 	FaultAfter int
-	Status int    // the HTTP error status served instead of Served, 0 for none
+	Status     int // the HTTP error status served instead of Served, 0 for none
 }
 
 // Unrouted is a request on a path conform serves no format on: answered
