@@ -134,6 +134,32 @@ func readme(t *testing.T) string {
 	return string(b)
 }
 
+// docPages are the README and the pages of docs/, the documentation the
+// checks below hold to the code.
+func docPages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil || len(pages) < 6 {
+		t.Fatalf("docs/ holds %d pages (%v), want the six the README links", len(pages), err)
+	}
+	return append([]string{"README.md"}, pages...)
+}
+
+// docs returns the README and the pages of docs/, joined.
+func docs(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, p := range docPages(t) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // commandFlags runs `agentvcr SUB -h` and returns the flags it lists, or
 // false when SUB is not a command.
 func commandFlags(sub string) ([]string, bool) {
@@ -179,12 +205,12 @@ func TestREADMEOpensWithTheTwoCommands(t *testing.T) {
 	}
 }
 
-// TestREADMECommands: every agentvcr command the README names exists, and
-// the README's command table lists every command agentvcr has.
+// TestREADMECommands: every agentvcr command the README and docs/ name
+// exists, and the README's command table lists every command agentvcr has.
 func TestREADMECommands(t *testing.T) {
 	text := readme(t)
 	named := map[string]bool{}
-	for _, m := range regexp.MustCompile("(?:`agentvcr|cmd/agentvcr) ([a-z]+)").FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile("(?:`agentvcr|cmd/agentvcr) ([a-z]+)").FindAllStringSubmatch(docs(t), -1) {
 		named[m[1]] = true
 	}
 	for sub := range named {
@@ -199,8 +225,8 @@ func TestREADMECommands(t *testing.T) {
 	}
 }
 
-// TestREADMEFlags: every flag the README shows in code (`-name ...`) is a
-// flag of an agentvcr command or of go test in this repository.
+// TestREADMEFlags: every flag the README and docs/ show in code (`-name
+// ...`) is a flag of an agentvcr command or of go test in this repository.
 func TestREADMEFlags(t *testing.T) {
 	known := map[string]bool{"h": true, "update": true, "record": true, "run": true, "race": true, "diff": true} // -h, go test and go mod tidy flags
 	for _, sub := range commands() {
@@ -212,7 +238,7 @@ func TestREADMEFlags(t *testing.T) {
 	code := regexp.MustCompile("`[^`\n]*`|(?s)```.*?```")
 	flag := regexp.MustCompile("(?:^|[\\s(`])-([a-z][a-z-]*)\\b")
 	legend := regexp.MustCompile(`^.-[a-z]+ \+[a-z]+.$`) // a diff's legend, "-recorded +sent"
-	for _, span := range code.FindAllString(readme(t), -1) {
+	for _, span := range code.FindAllString(docs(t), -1) {
 		if legend.MatchString(span) {
 			continue
 		}
@@ -224,8 +250,8 @@ func TestREADMEFlags(t *testing.T) {
 	}
 }
 
-// TestREADMEVariables: every environment variable the README names is read
-// by the code.
+// TestREADMEVariables: every environment variable the README and docs/
+// name is read by the code.
 func TestREADMEVariables(t *testing.T) {
 	var src strings.Builder
 	for _, f := range repoFiles(t) {
@@ -238,7 +264,7 @@ func TestREADMEVariables(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
-	for _, v := range regexp.MustCompile(`\b(?:OPENAI|AGENTVCR)_[A-Z_]+\b|\bNO_COLOR\b|\bINJECT\b`).FindAllString(readme(t), -1) {
+	for _, v := range regexp.MustCompile(`\b(?:OPENAI|AGENTVCR)_[A-Z_]+\b|\bNO_COLOR\b|\bINJECT\b`).FindAllString(docs(t), -1) {
 		if seen[v] {
 			continue
 		}
@@ -252,8 +278,8 @@ func TestREADMEVariables(t *testing.T) {
 	}
 }
 
-// TestREADMEPaths: every repository path the README shows in code exists
-// (a pattern matches at least one file).
+// TestREADMEPaths: every repository path the README and docs/ show in code
+// exists (a pattern matches at least one file).
 func TestREADMEPaths(t *testing.T) {
 	top := map[string]bool{}
 	entries, err := os.ReadDir(".")
@@ -263,7 +289,7 @@ func TestREADMEPaths(t *testing.T) {
 	for _, e := range entries {
 		top[e.Name()] = true
 	}
-	text := readme(t)
+	text := docs(t)
 	var paths []string
 	for _, m := range regexp.MustCompile("`([a-z_.]+/[^` ]*)`").FindAllStringSubmatch(text, -1) {
 		paths = append(paths, m[1])
@@ -430,4 +456,57 @@ func TestOneUpdateFlag(t *testing.T) {
 			t.Errorf("%s defines its own -update flag: use internal/golden (golden.Check, golden.Updating)", f)
 		}
 	}
+}
+
+// TestDocLinks: every relative link of the README and of docs/ leads to a
+// file of the repository, and a #fragment to a heading of that page, as
+// GitHub makes its anchors (lower case, spaces to hyphens, punctuation
+// dropped); a page of docs/ is linked from the README.
+func TestDocLinks(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	readmeText := readme(t)
+	for _, page := range docPages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page != "README.md" && !strings.Contains(readmeText, "]("+filepath.ToSlash(page)+")") {
+			t.Errorf("the README does not link %s", page)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, frag, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), filepath.FromSlash(file))
+			}
+			body, err := os.ReadFile(path)
+			if err != nil {
+				if fi, serr := os.Stat(path); serr == nil && fi.IsDir() && frag == "" {
+					continue
+				}
+				t.Errorf("%s links %s, which does not exist (%v)", page, target, err)
+				continue
+			}
+			if frag != "" && !slices.Contains(anchors(string(body)), frag) {
+				t.Errorf("%s links %s, a heading %s does not have", page, target, path)
+			}
+		}
+	}
+}
+
+// anchors are the fragments GitHub gives a Markdown page's headings.
+func anchors(page string) []string {
+	var out []string
+	drop := regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+	for _, line := range strings.Split(page, "\n") {
+		if h, ok := strings.CutPrefix(line, "#"); ok {
+			h = strings.TrimLeft(h, "#")
+			out = append(out, strings.ReplaceAll(drop.ReplaceAllString(strings.ToLower(strings.TrimSpace(h)), ""), " ", "-"))
+		}
+	}
+	return out
 }

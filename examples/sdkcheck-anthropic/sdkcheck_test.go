@@ -49,7 +49,7 @@ func verdict(want golden, got Answer) string {
 }
 
 // disagreements are the fixtures where the SDK's answer is not the right
-// one, with the reason (the README's quirk table says the same). Every other
+// one, with the reason (docs/quirks.md's table says the same). Every other
 // fixture must agree; each of these must still disagree.
 var disagreements = map[string]string{
 	"block_index_from_1":                "Accumulate requires a block's index to be its array position: the stream fails at the first block (maragudk/gai #297)",

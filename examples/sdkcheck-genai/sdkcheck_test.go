@@ -94,7 +94,7 @@ func verdict(g golden, got Answer) string {
 }
 
 // disagreements are the fixtures where the SDK's answer is not the right
-// one, with the reason (the README's Gemini table says the same). Every
+// one, with the reason (docs/quirks.md's Gemini table says the same). Every
 // other fixture must agree; each of these must still disagree.
 var disagreements = map[string]string{
 	"args_split_name_only_first":            "the nameless functionCall parts that carry the args come out as calls of their own, with no name: the named call runs with {} (vscode-unify-chat-provider PR 49 replays them and gets a 400)",

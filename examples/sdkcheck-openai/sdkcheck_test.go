@@ -49,7 +49,7 @@ func verdict(want golden, got Answer) string {
 }
 
 // disagreements are the fixtures where openai-go's answer is not the right
-// one, with the reason (the README's quirk table says the same). Every other
+// one, with the reason (docs/quirks.md's table says the same). Every other
 // fixture must agree; each of these must still disagree.
 var disagreements = map[string]string{
 	"args_only_in_item_done":  "the arguments and the call are only in output_item.done; response.completed's output is empty",
@@ -94,7 +94,7 @@ func TestOpenAIGoOverFixtures(t *testing.T) {
 			case got != "" && !known:
 				t.Errorf("openai-go disagrees with the merger's golden: %s", got)
 			case got == "" && known:
-				t.Errorf("openai-go now agrees (was: %s): drop it from the table and the README", reason)
+				t.Errorf("openai-go now agrees (was: %s): drop it from the table and from docs/quirks.md", reason)
 			}
 		})
 	}

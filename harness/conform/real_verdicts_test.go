@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The policies for what real coding agents do (README, "What conform finds
+// The policies for what real coding agents do (docs/conform.md, "What conform finds
 // in real coding agents"), each on the agent built to meet it.
 func TestRealAgentBehaviours(t *testing.T) {
 	benign := []string{"clean", "index_plus_1", "index_minus_1", "interleaved_calls", "args_one_rune", "args_split_escapes",

@@ -1,6 +1,6 @@
 // Package quirk breaks clean model streams the way real gateways break
 // them, so an agent's stream handling can be tested against every shape it
-// will meet (the README's quirk catalog says where each was seen).
+// will meet (docs/quirks.md says where each was seen).
 //
 // All is the one registry: every Quirk of every wire format, benign ones
 // first, in a fixed order. ByName finds one, OfAPI lists one format's,

@@ -8,7 +8,7 @@ import "errors"
 var ErrNotApplicable = errors.New("quirk does not apply to this stream")
 
 // A Quirk turns a clean SSE stream of one wire format into one broken
-// shape that real gateways send (the README's quirk catalog lists them with
+// shape that real gateways send (docs/quirks.md lists them with
 // where they were seen).
 type Quirk struct {
 	// Name is the transform's stable name (file and scenario names use it).

@@ -17,8 +17,8 @@
 // A ServedCassette is bytes (Data) or a file (Path); the router decodes
 // each once, a file as it reads it, and every plain route serves those
 // decoded bodies without a copy (CassetteRouter.Decoded returns them), so a
-// served cassette of N MB holds about N MB (the figures are in the README,
-// Reliability); a quirk route is built from the YAML encoded again, for as
+// served cassette of N MB holds about N MB (the figures are in
+// docs/reliability.md); a quirk route is built from the YAML encoded again, for as
 // long as the quirk takes.
 //
 // Rules:

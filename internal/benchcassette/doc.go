@@ -1,5 +1,5 @@
 // Package benchcassette builds the cassettes replay and serve memory are
-// measured on (the figures are in the README, Reliability):
+// measured on (the figures are in docs/reliability.md):
 // OneReplyCassette(size) is the demo cassette's first request answered by
 // one chat-completions text stream of about size bytes.
 // BenchmarkReplayOneReply (internal/cli), BenchmarkServeStart
