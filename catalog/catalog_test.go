@@ -47,6 +47,17 @@ func TestCatalogDoesNotDrift(t *testing.T) {
 	}
 }
 
+// docs/cases.md is the catalog's page as the generator writes it.
+func TestCatalogPageDoesNotDrift(t *testing.T) {
+	got, err := os.ReadFile("../docs/cases.md")
+	if err != nil {
+		t.Fatalf("%v: run go generate ./catalog", err)
+	}
+	if want := conform.CatalogPage(); !bytes.Equal(got, want) {
+		t.Errorf("docs/cases.md differs from what the generator writes: run go generate ./catalog\n%s", cmp.Diff(string(want), string(got)))
+	}
+}
+
 // The folders of the catalog: each format's, the id of its clean turn and
 // its quirk tier, in order.
 var folders = []struct {

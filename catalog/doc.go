@@ -6,4 +6,4 @@
 // `go generate ./catalog`; a test fails when they drift.
 package catalog
 
-//go:generate go run ../internal/gencatalog
+//go:generate go run ../internal/gencatalog -page ../docs/cases.md
