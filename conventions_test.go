@@ -5,6 +5,7 @@ package agentvcr_test
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -509,4 +510,117 @@ func anchors(page string) []string {
 		}
 	}
 	return out
+}
+
+// commandLine is a line of a fenced block that runs something: one of our
+// commands, a go or npm command, node, or an environment assignment.
+var commandLine = regexp.MustCompile(`^(go (run|test|install|build|generate) |agentvcr |/tmp/agentvcr |npm |node |export |[A-Z][A-Z0-9_]*=)`)
+
+// ourCommand is a command line of agentvcr itself, as the docs write it.
+var ourCommand = regexp.MustCompile(`^(?:go run \./cmd/agentvcr|agentvcr) (.*)$`)
+
+// TestDocCommands: every command in a fenced block of the README and
+// docs/ runs as written, or says it is an example and why ("# example:
+// REASON": it needs your agent, a live gateway, a build first...). Our own
+// commands run in process, from the repository's root, in a clean
+// environment, and must exit 0. The README's first block, the two
+// commands, is TestREADMEOpensWithTheTwoCommands's (`go test ./...` is this
+// test's own command).
+func TestDocCommands(t *testing.T) {
+	fence := regexp.MustCompile("(?s)(?:^|\n)```\n(.*?)```")
+	ran, marked := 0, 0
+	for _, page := range docPages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, block := range fence.FindAllStringSubmatch(string(data), -1) {
+			if page == "README.md" && i == 0 {
+				continue
+			}
+			for _, line := range strings.Split(block[1], "\n") {
+				line = strings.TrimSpace(line)
+				if !commandLine.MatchString(line) {
+					continue // output, a file's lines, a comment
+				}
+				cmd, comment, _ := strings.Cut(line, " #")
+				cmd, comment = strings.TrimSpace(cmd), strings.TrimSpace(comment)
+				if why, ok := strings.CutPrefix(comment, "example:"); ok {
+					if strings.TrimSpace(why) == "" {
+						t.Errorf("%s: %q is marked an example without saying why", page, line)
+					}
+					marked++
+					continue
+				}
+				m := ourCommand.FindStringSubmatch(cmd)
+				if m == nil {
+					t.Errorf("%s: %q does not run here: mark it \"# example: REASON\"", page, line)
+					continue
+				}
+				args, err := shellWords(m[1])
+				if err != nil {
+					t.Errorf("%s: %q: %v", page, line, err)
+					continue
+				}
+				code, _, stderr := cli.Capture(cli.Env{Dir: ".", Getenv: func(string) string { return "" }}, args...)
+				if code != 0 {
+					t.Errorf("%s: %q exits %d: %s (or mark it \"# example: REASON\")", page, line, code, stderr)
+				}
+				ran++
+			}
+		}
+	}
+	if ran < 5 || marked < 5 {
+		t.Errorf("ran %d commands and found %d examples: the blocks were not read", ran, marked)
+	}
+}
+
+// shellWords splits a command line as a POSIX shell does words, for the
+// quoting the docs use: single quotes keep everything, double quotes
+// everything but \" and \\.
+func shellWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				w.WriteByte(c)
+			}
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\'):
+				i++
+				w.WriteByte(s[i])
+			default:
+				w.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		case strings.IndexByte("|&;<>$`*?", c) >= 0:
+			return nil, fmt.Errorf("%q is shell syntax this test does not run: mark the line an example", c)
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("an unclosed %c quote", quote)
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, nil
 }
