@@ -81,7 +81,16 @@ type htmlCase struct {
 	Diff                      []htmlLine
 	Stream                    *htmlStream
 	Sent                      []htmlRequest
+	Against                   *htmlAgainst
 	Stdout, Stderr            htmlExcerpt
+}
+
+// An htmlAgainst is a request of the case beside the same request of the
+// agent's clean run, as a diff of their conversations: on a benign case
+// the agent was to send what it sent in clean.
+type htmlAgainst struct {
+	Request int
+	Lines   []htmlLine
 }
 
 // An htmlSegment is a piece of a source: text, linked when URL is set.
@@ -122,6 +131,13 @@ func htmlReport(run RunInfo, results []Result) htmlPage {
 	tiers := map[Tier]map[Status]int{}
 	var tierOrder []Tier
 	var longest Result
+	var probe *Result
+	for i, r := range results {
+		if isFirstCase(r.Case.ID) {
+			probe = &results[i]
+			break
+		}
+	}
 	for _, r := range results {
 		counts[r.Status]++
 		if tiers[r.Case.Tier] == nil {
@@ -132,7 +148,11 @@ func htmlReport(run RunInfo, results []Result) htmlPage {
 		if r.Duration > longest.Duration {
 			longest = r
 		}
-		p.Cases = append(p.Cases, htmlCaseOf(r))
+		c := htmlCaseOf(r)
+		if probe != nil && r.Case.ID != probe.Case.ID {
+			c.Against = againstClean(*probe, r)
+		}
+		p.Cases = append(p.Cases, c)
 	}
 	for _, s := range htmlStatuses {
 		p.Statuses = append(p.Statuses, htmlCount{string(s), counts[s]})
@@ -320,6 +340,66 @@ func lineDiff(a, b []string) []htmlLine {
 			out = append(out, htmlLine{Kind: "ins", Text: b[j]})
 			j++
 		}
+	}
+	return out
+}
+
+// againstClean is the case's request after the tool turn (request 2)
+// against the clean run's, when the case is benign (the agent was to do
+// in it what it did in clean) and both runs sent it; runs of more than
+// contextLines unchanged lines are folded.
+func againstClean(clean, r Result) *htmlAgainst {
+	switch r.Case.Expect {
+	case ExpectSame, ExpectEcho:
+	default:
+		return nil
+	}
+	const n = 2
+	if len(clean.Requests) < n || len(r.Requests) < n || len(clean.Requests[n-1]) == 0 || len(r.Requests[n-1]) == 0 {
+		return nil
+	}
+	lines := func(body []byte) []string {
+		var out []string
+		for _, b := range conversationBlocks(body) {
+			out = append(out, strings.Split(b, "\n")...)
+		}
+		return out
+	}
+	diff := lineDiff(lines(clean.Requests[n-1]), lines(r.Requests[n-1]))
+	if !slices.ContainsFunc(diff, func(l htmlLine) bool { return l.Kind != "" }) {
+		return nil // the same request: nothing to show
+	}
+	return &htmlAgainst{Request: n, Lines: folded(diff)}
+}
+
+// contextLines is how many unchanged lines a folded diff keeps around a
+// change.
+const contextLines = 3
+
+// folded keeps the changed lines of a diff and contextLines around each,
+// every longer run of unchanged lines cut to a line that counts them.
+func folded(lines []htmlLine) []htmlLine {
+	keep := make([]bool, len(lines))
+	for i, l := range lines {
+		if l.Kind != "" {
+			for j := max(0, i-contextLines); j <= min(len(lines)-1, i+contextLines); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	var out []htmlLine
+	for i := 0; i < len(lines); {
+		if keep[i] {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && !keep[j] {
+			j++
+		}
+		out = append(out, htmlLine{Kind: "same", Text: fmt.Sprintf("… %d lines the same", j-i)})
+		i = j
 	}
 	return out
 }

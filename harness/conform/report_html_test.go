@@ -54,6 +54,14 @@ func TestHTMLReportOfARun(t *testing.T) {
 		!regexp.MustCompile(`<span class="line ins">data: [^<]*&#34;index&#34;:1,&#34;id&#34;`).MatchString(page) {
 		t.Error("index_plus_1's stream does not mark the rewritten index lines")
 	}
+	// index_plus_1's request 2 against clean's: the positional agent's
+	// extra empty call and its answer are the lines only in this case.
+	if !regexp.MustCompile(`(?s)id="case-index_plus_1".*?Request 2 against the clean run.*?<span class="line ins">      &#34;id&#34;: &#34;call_0&#34;,</span>.*?<span class="line same">… 13 lines the same</span>.*?<span class="line ins">  &#34;tool_call_id&#34;: &#34;call_0&#34;</span>`).MatchString(page) {
+		t.Error("index_plus_1's request 2 is not shown against the clean run's")
+	}
+	if strings.Contains(page, `id="case-clean"`) && regexp.MustCompile(`(?s)id="case-clean".*?class="against".*?id="case-index_plus_1"`).MatchString(page) {
+		t.Error("the clean case is compared with itself")
+	}
 	if n := strings.Count(page, "<section class=\"case\""); n != 4 {
 		t.Errorf("%d case sections, want 4", n)
 	}
