@@ -326,8 +326,9 @@
 // checks) and WriteJUnit report the Results; the table shows what came
 // from the agent escaped (control characters as \x1b, \x07, \u009b, as
 // the CLI's cards). WriteOut keeps -out: a fresh folder per case
-// (stdout, stderr, request-N.json, and the Answers served, answer-N.sse
-// with answer-N.clean.sse where a transform changed the turn) and DroppedFile (env-dropped.txt, the
+// (stdout, stderr, request-N.json, and the Answers served, answer-N.sse,
+// or .json for a whole turn, with answer-N.clean.sse where a transform
+// changed the turn) and DroppedFile (env-dropped.txt, the
 // names ScrubEnv dropped), under an os.Root, refusing any symbolic link
 // with ErrOutLink. A Baseline lists expected
 // failures: Judge returns the failures it does not list and the entries

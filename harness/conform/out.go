@@ -103,7 +103,11 @@ func writeOut(root *os.Root, results []Result, dropped []string) error {
 			}
 		}
 		for _, a := range r.Answers {
-			if err := createFile(root, fmt.Sprintf("%s/answer-%d.sse", id, a.Request), a.Served); err != nil {
+			ext := ".sse"
+			if a.Whole {
+				ext = ".json"
+			}
+			if err := createFile(root, fmt.Sprintf("%s/answer-%d%s", id, a.Request, ext), a.Served); err != nil {
 				return err
 			}
 			if a.Clean != nil {

@@ -9,8 +9,9 @@ import (
 
 // ReadOut fills results, read from a JSON report, with what -out kept of
 // the same run under dir: each case's stdout and stderr, its requests
-// (request-N.json) and the answers conform served (answer-N.sse, and
-// answer-N.clean.sse where the case's transform changed the turn). The
+// (request-N.json) and the answers conform served (answer-N.sse, or
+// answer-N.json for a whole turn, and answer-N.clean.sse where the case's
+// transform changed the turn). The
 // HTML report shows them (not which fault an answer was, nor where a
 // stall or reset cut it: -out does not keep that). dir is read through os.Root, so a link that
 // leads out of it is not followed. A case with no folder under dir is an
@@ -52,14 +53,20 @@ func ReadOut(dir string, results []Result) error {
 			if err != nil {
 				return err
 			}
+			whole := false
 			if !ok {
+				if served, whole, err = read(fmt.Sprintf("%s/answer-%d.json", id, n)); err != nil {
+					return err
+				}
+			}
+			if !ok && !whole {
 				continue // a request answered with an error of conform's own, or stopped
 			}
 			clean, _, err := read(fmt.Sprintf("%s/answer-%d.clean.sse", id, n))
 			if err != nil {
 				return err
 			}
-			r.Answers = append(r.Answers, Answer{Request: n, Served: served, Clean: clean})
+			r.Answers = append(r.Answers, Answer{Request: n, Served: served, Clean: clean, Whole: whole})
 		}
 	}
 	return nil

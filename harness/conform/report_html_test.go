@@ -3,9 +3,12 @@ package conform
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // htmlOf runs agent mode over the cases named and writes the HTML report.
@@ -144,6 +147,41 @@ func TestHTMLReportOfFaults(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)
+		}
+	}
+}
+
+// -out keeps every answer and ReadOut reads them back as they were: a
+// stream the quirk changed with its clean turn, and the whole turn a
+// request that asked for no stream was answered (answer-N.json).
+func TestOutKeepsTheAnswers(t *testing.T) {
+	results, err := Run(context.Background(), Options{Folder: agentFolder, Agent: testAgentFunc(agentFallback), Cases: SelectCasesOrDie(t, Cases(), "clean", "comments"), Timeout: slow * 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, err := OpenOut(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Write(results, nil); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	back := make([]Result, len(results))
+	for i, r := range results {
+		back[i] = Result{Case: r.Case, Requests: make([][]byte, len(r.Requests))}
+	}
+	if err := ReadOut(dir, back); err != nil {
+		t.Fatal(err)
+	}
+	comments := results[1].Answers
+	if !slices.ContainsFunc(comments, func(a Answer) bool { return a.Whole }) || !slices.ContainsFunc(comments, func(a Answer) bool { return a.Clean != nil }) {
+		t.Fatalf("the comments case's answers hold no whole turn or no changed stream: %+v", comments)
+	}
+	for i := range results {
+		if diff := cmp.Diff(results[i].Answers, back[i].Answers); diff != "" {
+			t.Errorf("%s: the answers read back differ (-run +read):\n%s", results[i].Case.ID, diff)
 		}
 	}
 }

@@ -37,8 +37,11 @@ type Result struct {
 
 // An Answer is what conform answered one judged request of a case.
 type Answer struct {
-	Request int    // the request's number, from 1 (Result.Requests[Request-1])
-	Served  []byte // the body as sent: the stream (or a whole turn, to a request asking for no stream)
+	Request int // the request's number, from 1 (Result.Requests[Request-1])
+	// Whole: Served is a whole turn as JSON, the answer to a request that
+	// asked for no stream.
+	Whole  bool
+	Served []byte // the body as sent: the stream (or a whole turn, to a request asking for no stream)
 	// Clean is the turn the case's transform changed, as the clean case
 	// serves it; nil when the transform changed nothing.
 	Clean []byte

@@ -321,7 +321,7 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 		return errorReply(http.StatusInternalServerError, "conform: "+err.Error()), nil
 	}
 	if r, ok := st.plainReply(req, ans); ok {
-		st.answers = append(st.answers, Answer{Request: len(st.reqs), Served: r.Body})
+		st.answers = append(st.answers, Answer{Request: len(st.reqs), Served: r.Body, Whole: true})
 		return r, nil
 	}
 	a := Answer{Request: len(st.reqs), Served: ans.Body, Fault: ans.Fault, Status: ans.Status}

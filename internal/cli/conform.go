@@ -82,7 +82,7 @@ func cmdConform(env Env, args []string) int {
 	fs.StringVar(&f.htmlOut, "html", "", "write the run as one self-contained HTML page to `FILE`: per case the verdict, the stream served against the clean one, the requests, the output")
 	fs.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.basel, "baseline", "", "expected failures: a `FILE` of case ids, one per line")
-	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr, requests (request-N.json; side requests side-N.json; requests on no format's path unrouted-N.txt) and answers (answer-N.sse, the clean turn a transform changed answer-N.clean.sse) under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
+	fs.StringVar(&f.out, "out", "", "keep each case's stdout, stderr, requests (request-N.json; side requests side-N.json; requests on no format's path unrouted-N.txt) and answers (answer-N.sse, a whole turn answer-N.json, the clean turn a transform changed answer-N.clean.sse) under `DIR`/<case>/ (made fresh; a symbolic link under DIR is refused)")
 	fs.StringVar(&f.cassette, "cassette", "", "recorded mode: replay this cassette `FILE`, recorded from the agent, clean then under every benign quirk")
 	fs.Var(&f.ignore, "ignore", "recorded mode: leave the request field `PATH` out of the comparison, e.g. messages.0.content (repeatable; * matches any key or index)")
 	fs.StringVar(&f.api, "api", wire.Default().Name, "the agent's wire `FORMAT`: "+apiNames(", ")+"; each runs its own catalog")
