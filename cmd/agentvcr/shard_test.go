@@ -116,6 +116,17 @@ func TestConformShardsMergeLikeOneRun(t *testing.T) {
 	if want := "agentvcr report: cannot merge the reports: " + path("s2.json") + " and " + path("s2.json") + " are both the report of shard 2/3: give each shard's report once\n"; code != 2 || stderr != want {
 		t.Errorf("a shard twice: exit %d %q", code, stderr)
 	}
+	// The shards' reports as one HTML page, joined as merge joins them; the
+	// merged run's -html page is that page too.
+	code, page, stderr := report("html", path("s2.json"), path("s3.json"), path("s1.json"))
+	// (no -baseline here: the marks of each shard's own are dropped)
+	if code != 0 || !strings.Contains(page, `<p id="totals">8 cases: 4 SUCCESS, 4 FAILURE, 0 WARNING, 0 SKIPPED</p>`) || strings.Count(page, `<section class="case"`) != 8 {
+		t.Errorf("html of the shards: exit %d %q, or not the run's 8 cases", code, stderr)
+	}
+	report("merge", "-html", path("merged.html"), path("s3.json"), path("s1.json"), path("s2.json"))
+	if b, err := os.ReadFile(path("merged.html")); err != nil || string(b) != page {
+		t.Errorf("report merge -html differs from report html of the same shards: %v", err)
+	}
 	// A shard's report as Markdown, for its job's summary.
 	code, md, stderr := report("md", path("s2.json"))
 	if code != 0 || !strings.HasPrefix(md, "### agentvcr conform -api chat, shard 2/3\n") || strings.Contains(md, "| `clean` |") {
