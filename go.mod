@@ -3,6 +3,7 @@ module github.com/agentvcr/agentvcr
 go 1.26
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/dnaeon/go-vcr/v2 v2.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/rogpeppe/go-internal v1.16.0

@@ -22,7 +22,7 @@
 // long as the quirk takes.
 //
 // Rules:
-//   - No conversation state: each request is answered on its own, an
+//   - No conversation state over HTTP: each request is answered on its own, an
 //     interaction as often as it is asked for, by any number of clients at
 //     once.
 //   - SSE replies are written event by event (sse.SplitEvents), each
@@ -53,6 +53,24 @@
 //     Server.MaxBodyTotal together (DefaultMaxBodyTotal: 503 with
 //     Retry-After past it), and what the server remembers across
 //     requests names a body by its SHA-256, so no body outlives its answer.
+//   - The Responses path also takes a WebSocket upgrade (websocket.go;
+//     the frames are package responsesws's): one cycle per response.create
+//     frame, its body made of the connection's held context and its input,
+//     answered by the same Answer, faults, pacing and journal as a POST
+//     (Request.Transport and JournalEntry.Transport say "websocket"),
+//     each event sent as one text frame, an error status as an in-band
+//     error frame, a continuation of an unknown response answered
+//     previous_response_not_found. The only state the server keeps is each
+//     connection's held responses (a few, the newest). The ws-* faults
+//     break the frames (split, pair, close with or without a code, ping
+//     storm, error frame, a forgotten previous_response_id, the upgrade
+//     refused with 426); HTTP requests are served clean under them.
+//     Route.WebSocket sees every handshake. Bad input closes the
+//     connection with a code and a log line: 1007 for a frame that is not a
+//     JSON object, 1003 binary, 1009 over MaxBody, 1013 past MaxBodyTotal
+//     or MaxWebSockets (DefaultMaxWebSockets), and a client that reads
+//     nothing for FrameWriteTimeout loses its connection. A Rechunk does
+//     not apply to frames: a frame holds whole events.
 //   - Start and Serve give a base URL that works on this machine
 //     (ListenURL); a command that listens beyond loopback prints Exposure.
 package serve

@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,43 @@ const (
 	// HTTP 200 stream, and ends it.
 	FaultErrorEvent = "error-event"
 )
+
+// The kinds of Fault that break a Responses stream sent over a WebSocket,
+// frame by frame (websocket.go). An HTTP request is served clean under
+// them: they are shapes of the transport, not of the stream.
+const (
+	// FaultFrameSplit sends every event as a fragmented message: its
+	// halves in two frames, then an empty continuation frame that ends it.
+	// Legal WebSocket, which a client's library joins.
+	FaultFrameSplit = "ws-split"
+	// FaultFramePair sends the event after After events and the one after
+	// it in one text frame, a newline between them, as a gateway that
+	// coalesces writes does.
+	FaultFramePair = "ws-pair"
+	// FaultFrameClose sends After events, then a close frame with code
+	// 1011 (internal error).
+	FaultFrameClose = "ws-close"
+	// FaultFrameCloseBare sends After events, then a close frame with no
+	// code at all.
+	FaultFrameCloseBare = "ws-close-bare"
+	// FaultPingStorm sends pings before every event, each waiting for its
+	// pong.
+	FaultPingStorm = "ws-ping"
+	// FaultFrameError sends After events, then an in-band error frame
+	// ({"type":"error","status":500,...}) and nothing more of that
+	// response; the connection stays open.
+	FaultFrameError = "ws-error"
+	// FaultForgetPrevious answers a continuation (previous_response_id)
+	// with the API's previous_response_not_found error, once per case, as
+	// a server that lost the connection's state does.
+	FaultForgetPrevious = "ws-forget"
+	// FaultRefuseUpgrade answers every WebSocket upgrade with 426 Upgrade
+	// Required: the client must post its requests over HTTP instead.
+	FaultRefuseUpgrade = "ws-refuse"
+)
+
+// PingsPerEvent is how many pings FaultPingStorm sends before each event.
+const PingsPerEvent = 8
 
 // DefaultFaultAfter is how many events a stall, reset or error-event lets
 // through when Fault.After is 0.
@@ -55,19 +93,18 @@ func ParseFault(s string) (Fault, error) {
 		return Fault{}, nil
 	}
 	bad := func(why string) (Fault, error) {
-		return Fault{}, fmt.Errorf("bad fault %q: %s (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)", s, why)
+		return Fault{}, fmt.Errorf("bad fault %q: %s (want KIND[:N][@TURN], KIND one of %s)", s, why, strings.Join(faultKinds, ", "))
 	}
 	spec, turn, hasTurn := strings.Cut(s, "@")
 	kind, n, hasN := strings.Cut(spec, ":")
 	f := Fault{Kind: kind}
-	switch kind {
-	case Fault429, Fault500, FaultStall, FaultReset, FaultErrorEvent:
-	default:
+	if !slices.Contains(faultKinds, kind) {
 		return bad("unknown kind " + strconv.Quote(kind))
 	}
 	if hasN {
-		if kind == Fault500 {
-			return bad("500 takes no number")
+		switch kind {
+		case Fault500, FaultFrameSplit, FaultPingStorm, FaultForgetPrevious, FaultRefuseUpgrade:
+			return bad(kind + " takes no number")
 		}
 		v, err := strconv.Atoi(n)
 		if err != nil || v < 0 || (kind == Fault429 && v == 0) {
@@ -87,6 +124,11 @@ func ParseFault(s string) (Fault, error) {
 	}
 	return f, nil
 }
+
+// faultKinds are the kinds ParseFault reads, in the order its error names
+// them.
+var faultKinds = []string{Fault429, Fault500, FaultStall, FaultReset, FaultErrorEvent,
+	FaultFrameSplit, FaultFramePair, FaultFrameClose, FaultFrameCloseBare, FaultPingStorm, FaultFrameError, FaultForgetPrevious, FaultRefuseUpgrade}
 
 // String writes f the way ParseFault reads it.
 func (f Fault) String() string {
@@ -114,6 +156,16 @@ func (f Fault) AppliesTo(turn int) bool {
 // BreaksStream reports whether the fault acts inside a streamed reply.
 func (f Fault) BreaksStream() bool {
 	return f.Kind == FaultStall || f.Kind == FaultReset || f.Kind == FaultErrorEvent
+}
+
+// BreaksFrames reports whether the fault acts on the frames of a stream
+// sent over a WebSocket (frameWriter).
+func (f Fault) BreaksFrames() bool {
+	switch f.Kind {
+	case FaultFrameSplit, FaultFramePair, FaultFrameClose, FaultFrameCloseBare, FaultPingStorm, FaultFrameError:
+		return true
+	}
+	return false
 }
 
 // EventsBefore is how many events pass before a stream fault.

@@ -213,10 +213,10 @@ func TestParseFault(t *testing.T) {
 		{"a stall before any event", "stall:0", Fault{Kind: FaultStall, After: -1}, ""},
 		{"a reset after 7 events", "reset:7", Fault{Kind: FaultReset, After: 7}, ""},
 		{"an error event on turn 2", "error-event@2", Fault{Kind: FaultErrorEvent, Turn: 2}, ""},
-		{"unknown kind", "timeout", Fault{}, `bad fault "timeout": unknown kind "timeout" (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)`},
-		{"500 with a number", "500:2", Fault{}, `bad fault "500:2": 500 takes no number (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)`},
-		{"429 with no wait", "429:0", Fault{}, `bad fault "429:0": N must be a whole number (at least 1 for 429) (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)`},
-		{"turn 0", "reset@0", Fault{}, `bad fault "reset@0": TURN must be 1 or more (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)`},
+		{"unknown kind", "timeout", Fault{}, `bad fault "timeout": unknown kind "timeout" (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)`},
+		{"500 with a number", "500:2", Fault{}, `bad fault "500:2": 500 takes no number (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)`},
+		{"429 with no wait", "429:0", Fault{}, `bad fault "429:0": N must be a whole number (at least 1 for 429) (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)`},
+		{"turn 0", "reset@0", Fault{}, `bad fault "reset@0": TURN must be 1 or more (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {

@@ -14,7 +14,11 @@ type JournalEntry struct {
 	Path   string `json:"path"`
 	Model  string `json:"model"`
 	Turn   int    `json:"turn"`
-	// Status is the HTTP status sent.
+	// Transport is "websocket" for a request sent as a response.create
+	// frame; absent for HTTP.
+	Transport string `json:"transport,omitempty"`
+	// Status is the HTTP status sent (over a WebSocket, the status of the
+	// error frame, or 200).
 	Status int `json:"status"`
 	// From names the recorded reply served ("" when none was).
 	From string `json:"from,omitempty"`

@@ -60,6 +60,17 @@ type Server struct {
 	// that slow clients together hold no more than this.
 	MaxBodyTotal int64
 
+	// MaxWebSockets bounds the WebSocket connections open at once:
+	// DefaultMaxWebSockets when 0, none when negative. One over it is
+	// closed with code 1013 and a log line.
+	MaxWebSockets int
+	// FrameWriteTimeout bounds the write of one WebSocket frame:
+	// DefaultFrameWriteTimeout when 0. A client that reads nothing for
+	// longer loses its connection, with a log line.
+	FrameWriteTimeout time.Duration
+
+	ws         wsConns
+	forgot     sync.Map // ws-forget faults: cases whose continuation was refused once
 	budgetOnce sync.Once
 	budget     *bodyBudget
 	seq        atomic.Int64
@@ -98,6 +109,11 @@ type Route struct {
 	// and no body (a client checking that the server is up, as Claude Code
 	// does with HEAD /api/hello), without handing them to Answer.
 	Preflight bool
+	// WebSocket, when set, sees every WebSocket handshake on the Responses
+	// path (Request.Transport "websocket", no body) and returns 0 to accept
+	// it or the HTTP status to refuse it with (426: the client must use
+	// HTTP).
+	WebSocket func(Request) int
 	// Unrouted, when set, sees every other request on a path no format
 	// serves, its body read, before it is answered 404.
 	Unrouted func(Request)
@@ -124,6 +140,12 @@ type Request struct {
 	Turn int
 	// Seq numbers the requests the server received, from 1.
 	Seq int64
+	// Transport is "websocket" for a response.create frame (Body is then
+	// the HTTP request it stands for: the connection's held context and the
+	// frame's input, websocket.go), "" for an HTTP request.
+	Transport string
+	// Frame is the response.create frame as sent, over a WebSocket.
+	Frame []byte
 }
 
 // A Reply is what answers one request.
@@ -178,6 +200,7 @@ func (s *Server) Serve(ln net.Listener) (baseURL string, stop func() error, err 
 		s.stopOnce.Do(func() {
 			close(s.done)
 			err = srv.Close()
+			s.ws.closeAll()
 		})
 		return err
 	}
@@ -210,6 +233,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
 		writeModels(w, route.Models)
+	case api != nil && api.Name == "responses" && isUpgrade(r):
+		s.websocket(w, r, name, path, api, route)
 	case api != nil && r.Method == http.MethodPost:
 		s.chat(w, r, name, path, api, route)
 	case api != nil, strings.HasSuffix(path, "/models"):
@@ -231,10 +256,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 	if !ok {
 		return
 	}
+	s.answer(w, r, Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body}, api, route)
+}
+
+// answer answers one request whose body was read, on w: an HTTP response,
+// or a WebSocket cycle's frames (frameWriter), which the same faults,
+// pacing and journal apply to.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, api *agent.Format, route *Route) {
+	name, path, body := req.Case, req.Path, req.Body
 	sum := bodySum(sha256.Sum256(body))
-	req := Request{Case: name, Method: r.Method, Path: path, Header: r.Header, Body: body, Seq: s.seq.Add(1)}
+	req.Seq = s.seq.Add(1)
 	req.Model, req.Turn = s.chatInfo(api, path, body, sum)
-	entry := JournalEntry{Seq: req.Seq, Case: name, Method: r.Method, Path: path, Model: req.Model, Turn: req.Turn, body: body}
+	entry := JournalEntry{Seq: req.Seq, Case: name, Method: req.Method, Path: path, Model: req.Model, Turn: req.Turn, Transport: req.Transport, body: body}
 
 	f := route.Fault
 	if f.AppliesTo(req.Turn) {
@@ -277,8 +310,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, name, path string,
 		own.Fault, own.Fault.Turn = reply.Fault, 0
 		route, f = &own, own.Fault
 	}
-	if stream && f.AppliesTo(req.Turn) && f.BreaksStream() {
+	if stream && f.AppliesTo(req.Turn) && (f.BreaksStream() || f.BreaksFrames()) {
 		entry.Fault = f.String()
+	}
+	if fw, ok := w.(*frameWriter); ok && stream && f.AppliesTo(req.Turn) && f.BreaksFrames() {
+		fw.fault = f
 	}
 	s.write(entry)
 

@@ -148,7 +148,7 @@ func TestServeCommandBadInput(t *testing.T) {
 		{"an unknown quirk", []string{"-quirk", "nope"}, 2,
 			"agentvcr serve: unknown -quirk \"nope\": pick one of " + strings.Join(quirk.Names(), ", ") + "\n"},
 		{"a bad fault", []string{"-fault", "stall:x"}, 2,
-			"agentvcr serve: -fault: bad fault \"stall:x\": N must be a whole number (at least 1 for 429) (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event)\n"},
+			"agentvcr serve: -fault: bad fault \"stall:x\": N must be a whole number (at least 1 for 429) (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)\n"},
 		{"a bad match mode", []string{"-match", "prompt"}, 2,
 			"agentvcr serve: -match: unknown match mode \"prompt\" (want body or turn)\n"},
 		{"an argument", []string{"parallel"}, 2,
