@@ -25,6 +25,9 @@ const (
 	TierEcho     Tier = "echo"
 	TierFault    Tier = "fault"
 	TierRecorded Tier = "recorded"
+	// TierWebSocket: the shapes of the Responses API's WebSocket
+	// transport (websocket.go), run only for an agent that opens one.
+	TierWebSocket Tier = "websocket"
 )
 
 // An Expect says what a correct agent does in a case.
@@ -54,6 +57,11 @@ const (
 	// on anything of the second response is not (the case once failed
 	// agents that stop reading at the first response.completed).
 	ExpectFirstOrBroken
+	// ExpectSameOrBroken: two events arrive in one WebSocket frame
+	// (responses_ws_pair). Reading both (judged as ExpectSame) and refusing
+	// the frame (judged as ExpectBroken) are both right; going on with a
+	// turn that lacks what the frame carried is not.
+	ExpectSameOrBroken
 )
 
 // Faults conform serves, on a case's first request only.
@@ -105,6 +113,13 @@ type Case struct {
 	// Captured is a case file's captured stream (CapturedTurnFile), served
 	// as it is for the turn with the calls; nil for every other case.
 	Captured []byte
+	// WebSocket is the ws-* fault of package serve the case applies on the
+	// agent's WebSocket (websocket.go): a frame shape on every reply
+	// (ws-split, ws-pair, ws-ping), a break of the first attempt's
+	// (ws-close, ws-close-bare, ws-error), a continuation forgotten
+	// (ws-forget) or the upgrade refused (ws-refuse). A case with one is
+	// SKIPPED for an agent that opens no WebSocket.
+	WebSocket string
 }
 
 // Delivered is how many calls of the tool turn a broken stream delivered

@@ -30,7 +30,7 @@ type Merged struct {
 	Error        string `json:"error,omitempty"`
 }
 
-var expectNames = map[Expect]string{ExpectSame: "same", ExpectBadArgs: "bad_args", ExpectBroken: "error", ExpectFirstOrBroken: "first_or_error"}
+var expectNames = map[Expect]string{ExpectSame: "same", ExpectBadArgs: "bad_args", ExpectBroken: "error", ExpectFirstOrBroken: "first_or_error", ExpectSameOrBroken: "same_or_error"}
 
 // CatalogFiles returns the quirk tier of every format as plain files, built
 // on the probe's turn for tools, keyed by their path in the catalog: for

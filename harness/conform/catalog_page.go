@@ -17,6 +17,7 @@ var expectWords = []struct {
 	{ExpectFault, "fault", "give up (exit non-zero) or retry and finish; a stall given up within the timeout"},
 	{ExpectEcho, "echo", "as benign, and what the stream carried sent back on every later request"},
 	{ExpectFirstOrBroken, "first or broken", "stop at the first response's end and go on with its turn, or refuse the stream"},
+	{ExpectSameOrBroken, "same or broken", "read both events of the frame and go on as benign, or refuse the stream; never go on without what the frame carried"},
 }
 
 func expectWord(e Expect) string {

@@ -19,7 +19,7 @@ func (st *caseState) decided(req Request, n int) bool {
 		return false
 	}
 	switch st.c.Expect {
-	case ExpectSame, ExpectBadArgs, ExpectEcho, ExpectFirstOrBroken:
+	case ExpectSame, ExpectBadArgs, ExpectEcho, ExpectFirstOrBroken, ExpectSameOrBroken:
 	default:
 		return false
 	}

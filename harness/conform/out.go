@@ -18,7 +18,9 @@ const DroppedFile = "env-dropped.txt"
 
 // WriteOut keeps what -out keeps under dir: for each result, a folder
 // named after its case holding stdout, stderr, request-N.json (the
-// bodies as sent), side-N.json (the side requests' bodies) and
+// bodies as sent; for a request sent over a WebSocket, the HTTP body it
+// stands for, and frame-N.json the response.create frame as sent; the
+// frames served are answer-N.sse's events, one frame each), side-N.json (the side requests' bodies) and
 // unrouted-N.txt (a request on no format's path: its method and path, a
 // blank line, its body), and DroppedFile listing dropped. Each case's folder is
 // made fresh: what a previous run left in it is removed. Nothing is
@@ -99,6 +101,14 @@ func writeOut(root *os.Root, results []Result, dropped []string) error {
 		}
 		for i, body := range r.Requests {
 			if err := createFile(root, fmt.Sprintf("%s/request-%d.json", id, i+1), body); err != nil {
+				return err
+			}
+		}
+		for i, frame := range r.Frames {
+			if frame == nil {
+				continue
+			}
+			if err := createFile(root, fmt.Sprintf("%s/frame-%d.json", id, i+1), frame); err != nil {
 				return err
 			}
 		}

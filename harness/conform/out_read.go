@@ -47,6 +47,19 @@ func ReadOut(dir string, results []Result) error {
 				return err
 			}
 		}
+		r.Frames = nil
+		for n := 1; n <= len(r.Requests); n++ {
+			frame, ok, err := read(fmt.Sprintf("%s/frame-%d.json", id, n))
+			if err != nil {
+				return err
+			}
+			if ok {
+				if r.Frames == nil {
+					r.Frames = make([][]byte, len(r.Requests))
+				}
+				r.Frames[n-1] = frame
+			}
+		}
 		r.Answers = nil
 		for n := 1; n <= len(r.Requests); n++ {
 			served, ok, err := read(fmt.Sprintf("%s/answer-%d.sse", id, n))

@@ -38,7 +38,8 @@ func ResponsesCases() []Case {
 		cases = append(cases, c)
 	}
 	cases = append(cases, responsesEchoCase())
-	return append(cases, faultCases("responses_")...)
+	cases = append(cases, faultCases("responses_")...)
+	return append(cases, websocketCases()...)
 }
 
 // responsesCutPoint is cutPoint for a Responses stream: how many events to

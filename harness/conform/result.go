@@ -28,8 +28,12 @@ type Result struct {
 	// sent to no format's path (Unrouted).
 	Stdout, Stderr []byte
 	Requests       [][]byte
-	Side           [][]byte
-	Unrouted       []Unrouted
+	// Frames are, per request, the response.create frame it was sent as
+	// over a WebSocket (Requests holds the HTTP body it stands for, the
+	// connection's held context included); nil for a request over HTTP.
+	Frames   [][]byte
+	Side     [][]byte
+	Unrouted []Unrouted
 	// Answers are what conform answered the judged requests, in order:
 	// what -out keeps as answer-N and the HTML report shows.
 	Answers []Answer

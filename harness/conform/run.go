@@ -139,7 +139,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("conform serves no case %q: %w", name, serve.ErrUnknownCase)
 		}
-		return &serve.Route{Answer: st.reply, Models: []string{"conform"}, Preflight: true, Unrouted: st.unroutedRequest}, nil
+		return &serve.Route{Answer: st.reply, Models: []string{"conform"}, Preflight: true, Unrouted: st.unroutedRequest, WebSocket: st.upgrade, Fault: st.routeFault()}, nil
 	}}
 	base, stop, err := srv.Start("127.0.0.1:0")
 	if err != nil {
@@ -149,11 +149,16 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 
 	results := make([]Result, len(opt.Cases))
 	noStream := "" // the first case, when its agent asks for no stream (streamless.go)
+	noWS := ""     // the first case, when its agent opened no WebSocket (websocket.go)
 	progress := &progressOf{p: opt.Progress, total: len(opt.Cases)}
 	runOne := func(i int) {
 		st := states[opt.Cases[i].ID]
 		progress.started(st.c)
 		defer func() { progress.finished(results[i]) }()
+		if noWS != "" && st.c.WebSocket != "" {
+			results[i] = noWebSocket(st.c, noWS)
+			return
+		}
 		if noStream != "" {
 			if needsStream(st.c) {
 				results[i] = notStreamed(st.c, noStream)
@@ -190,6 +195,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		if states[c.ID].unstreamed {
 			noStream = c.ID
+		}
+		if states[c.ID].upgrades == 0 {
+			noWS = c.ID
 		}
 	}
 	sem := make(chan struct{}, opt.Parallel)
@@ -237,6 +245,8 @@ type caseState struct {
 	probeErr error // the probe cannot build its turn from the agent's tools
 	reqs     []received
 	bodies   [][]byte
+	frames   [][]byte // per body, the response.create frame it came as (nil: over HTTP)
+	upgrades int      // the agent's WebSocket handshakes
 	toolset  []string   // the conversation's tool names (side.go)
 	sides    [][]byte   // the side requests' bodies
 	answers  []Answer   // what each judged request was answered
@@ -278,6 +288,7 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 			ErrWrongPath, st.format.Name, wire.BaseURL(st.format.Format, "...")+st.format.Path(sr.Model), sr.Path, hint)
 		st.reqs = append(st.reqs, received{err: err, at: time.Since(st.start)})
 		st.bodies = append(st.bodies, sr.Body)
+		st.frames = append(st.frames, sr.Frame)
 		if hint != "" && st.first {
 			st.probeErr = err // the agent speaks another format: no case can pass
 		}
@@ -296,6 +307,7 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 	}
 	st.reqs = append(st.reqs, received{req: req, err: err, at: time.Since(st.start)})
 	st.bodies = append(st.bodies, sr.Body)
+	st.frames = append(st.frames, sr.Frame)
 	st.moveDeadline()
 	if err != nil {
 		return errorReply(http.StatusBadRequest, "conform: "+err.Error()), nil
@@ -332,7 +344,12 @@ func (st *caseState) reply(sr serve.Request) (serve.Reply, error) {
 		}
 	}
 	st.answers = append(st.answers, a)
-	return st.serveAnswer(ans)
+	r, err := st.serveAnswer(ans)
+	if shape := st.frameShape(req.assistants(), ans.Body); shape.Kind != "" && r.Fault.Kind == "" && sr.Transport == serve.TransportWebSocket {
+		r.Fault = shape
+		st.changed = true
+	}
+	return r, err
 }
 
 // serveAnswer turns a served answer into what the server sends.
@@ -344,7 +361,7 @@ func (st *caseState) serveAnswer(ans served) (serve.Reply, error) {
 		return r, nil
 	case Fault500:
 		return errorReply(http.StatusInternalServerError, "conform fault: the server failed"), nil
-	case FaultStall, FaultReset:
+	case FaultStall, FaultReset, serve.FaultFrameClose, serve.FaultFrameCloseBare, serve.FaultFrameError:
 		cut := st.format.cut
 		if cut == nil {
 			cut = cutPoint
@@ -427,6 +444,8 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 		v, st.unstreamed = noStreamVerdict(len(st.reqs)), true
 	case st.c.OnArguments && st.conv != nil && vacuous(st.conv.want):
 		v = vacuousVerdict(st.c, st.conv.want)
+	case st.c.WebSocket != "" && st.upgrades == 0:
+		v = verdict{status: Skipped, details: "the agent opened no WebSocket in this case, and its shape travels on one only"}
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():
 		v = verdict{status: Skipped, details: "the transform changes none of the replies the agent asked for"}
 	case opt.Recording != nil && reference == nil:
@@ -447,10 +466,11 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 	if isFirstCase(st.c.ID) && st.conv != nil {
 		v.details += st.conv.note
 	}
+	v.details += st.wsNote()
 	v = leftBehind(v, p.left)
 	return Result{Case: st.c, Status: v.status, Details: v.details, Diff: v.diff, Vacuous: v.vacuous,
 		ExitCode: p.exitCode, TimedOut: p.timedOut, Duration: time.Since(st.start),
-		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Side: st.sides, Unrouted: st.unrouted, Answers: st.answers}
+		Stdout: p.stdout, Stderr: p.stderr, Requests: st.bodies, Frames: st.frames, Side: st.sides, Unrouted: st.unrouted, Answers: st.answers}
 }
 
 // allRead reports whether every request the case received was read (none

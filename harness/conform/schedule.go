@@ -20,7 +20,7 @@ func waitRank(c Case) int {
 		return 0
 	case c.Fault != "":
 		return 1
-	case c.Expect == ExpectBroken || c.Expect == ExpectFirstOrBroken:
+	case c.Expect == ExpectBroken || c.Expect == ExpectFirstOrBroken || c.Expect == ExpectSameOrBroken:
 		return 2
 	}
 	return 3

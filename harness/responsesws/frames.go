@@ -25,6 +25,22 @@ func Frames(stream []byte) [][]byte {
 	return frames
 }
 
+// Terminal reports whether a frame ends its response: response.completed,
+// response.failed or response.incomplete. (An error frame ends a request
+// that was refused; one in the middle of a stream, as an SSE error event is
+// sent, does not end it by itself.)
+func Terminal(frame []byte) bool {
+	var head struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(frame, &head)
+	switch head.Type {
+	case "response.completed", "response.failed", "response.incomplete":
+		return true
+	}
+	return false
+}
+
 // Event is the SSE event a text frame stands for: "event: TYPE" (the
 // frame's "type") and "data: FRAME", as the HTTP stream sends it. A frame
 // with no type has no event line.

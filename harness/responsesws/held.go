@@ -97,27 +97,36 @@ func ResponseID(stream []byte) string {
 	return ""
 }
 
-// OutputItems are the output items of a Responses stream: the last
-// response.completed's output when it lists any, else every
-// response.output_item.done's item in output_index order (a stream cut
-// before its end holds the items that were done).
+// OutputItems are the output items of the first response of a Responses
+// stream (what follows its end belongs to no request of the connection's):
+// its response.completed's (or incomplete's) output when it lists any, else
+// every response.output_item.done's item in output_index order (a stream
+// cut before its end holds the items that were done).
 func OutputItems(stream []byte) []json.RawMessage {
-	var completed []json.RawMessage
 	type done struct {
 		index int
 		item  json.RawMessage
 	}
 	var dones []done
+	items := func() []json.RawMessage {
+		sort.SliceStable(dones, func(a, b int) bool { return dones[a].index < dones[b].index })
+		out := make([]json.RawMessage, len(dones))
+		for i, d := range dones {
+			out[i] = d.item
+		}
+		return out
+	}
 	for _, e := range sse.Parse(stream) {
 		var ev streamEvent
 		if json.Unmarshal([]byte(e.Data), &ev) != nil {
 			continue
 		}
 		switch ev.Type {
-		case "response.completed", "response.incomplete":
+		case "response.completed", "response.incomplete", "response.failed":
 			if ev.Response != nil && len(ev.Response.Output) > 0 {
-				completed = ev.Response.Output
+				return ev.Response.Output
 			}
+			return items()
 		case "response.output_item.done":
 			if len(ev.Item) == 0 {
 				continue
@@ -129,13 +138,5 @@ func OutputItems(stream []byte) []json.RawMessage {
 			dones = append(dones, done{i, ev.Item})
 		}
 	}
-	if completed != nil {
-		return completed
-	}
-	sort.SliceStable(dones, func(a, b int) bool { return dones[a].index < dones[b].index })
-	items := make([]json.RawMessage, len(dones))
-	for i, d := range dones {
-		items[i] = d.item
-	}
-	return items
+	return items()
 }

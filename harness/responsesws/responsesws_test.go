@@ -53,13 +53,13 @@ func TestParseFrameErrors(t *testing.T) {
 	}
 }
 
-const stream = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_9\",\"output\":[]}}\n\n" +
+const twoDone = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_9\",\"output\":[]}}\n\n" +
 	"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":1,\"item\":{\"n\":2}}\n\n" +
 	"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"n\":1}}\n\n"
 
 func TestHeld(t *testing.T) {
 	var h Held
-	h.Keep([]json.RawMessage{json.RawMessage(`{"u":1}`)}, []byte(stream))
+	h.Keep([]json.RawMessage{json.RawMessage(`{"u":1}`)}, []byte(twoDone))
 	in, err := h.Resolve(Frame{PreviousResponseID: "resp_9", Input: []json.RawMessage{json.RawMessage(`{"o":1}`)}})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestHeld(t *testing.T) {
 	if !cmp.Equal(got, want) {
 		t.Errorf("Resolve (-got +want):\n%s", cmp.Diff(got, want))
 	}
-	completed := stream + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_9\",\"output\":[{\"all\":true}]}}\n\n"
+	completed := twoDone + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_9\",\"output\":[{\"all\":true}]}}\n\n"
 	if got := OutputItems([]byte(completed)); len(got) != 1 || string(got[0]) != `{"all":true}` {
 		t.Errorf("OutputItems of a completed stream: %s", got)
 	}
@@ -92,7 +92,7 @@ func TestHeld(t *testing.T) {
 }
 
 func TestFramesAndEvent(t *testing.T) {
-	frames := Frames([]byte(": comment\n\n" + stream + "data: [DONE]\n\n"))
+	frames := Frames([]byte(": comment\n\n" + twoDone + "data: [DONE]\n\n"))
 	if len(frames) != 3 {
 		t.Fatalf("%d frames: %q", len(frames), frames)
 	}
@@ -121,5 +121,17 @@ func TestErrorFrame(t *testing.T) {
 	e, _ = ReadError(PreviousNotFound("resp_1"))
 	if e.Code != "previous_response_not_found" || e.Status != 400 {
 		t.Errorf("PreviousNotFound read as %+v", e)
+	}
+}
+
+func TestOutputItemsOfTheFirstResponse(t *testing.T) {
+	two := "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"a\",\"output\":[{\"first\":1}]}}\n\n" +
+		"data: {\"type\":\"response.created\",\"response\":{\"id\":\"b\"}}\n\n" +
+		"data: {\"type\":\"response.completed\",\"response\":{\"id\":\"b\",\"output\":[{\"second\":2}]}}\n\n"
+	if got := OutputItems([]byte(two)); len(got) != 1 || string(got[0]) != `{"first":1}` {
+		t.Errorf("OutputItems: %s, want the first response's", got)
+	}
+	if !Terminal([]byte(`{"type":"response.failed"}`)) || Terminal([]byte(`{"type":"error"}`)) || Terminal([]byte(`{"type":"response.output_item.done"}`)) {
+		t.Error("Terminal")
 	}
 }

@@ -38,6 +38,7 @@ type frameWriter struct {
 	frames  int    // event frames sent
 	paired  []byte // FaultFramePair: the frame waiting for the next one
 	broken  string // the frame fault that ended the response ("" while none did)
+	ended   bool   // a terminal event was sent (responsesws.Terminal)
 	err     error  // the first write that failed
 }
 
@@ -131,6 +132,7 @@ func (fw *frameWriter) event(e []byte) error {
 			fw.paired = frame
 			fw.frames++
 			fw.sent = append(fw.sent, e...)
+			fw.ended = fw.ended || responsesws.Terminal(frame)
 			return nil
 		}
 	}
@@ -150,6 +152,7 @@ func (fw *frameWriter) event(e []byte) error {
 	if err == nil {
 		fw.frames++
 		fw.sent = append(fw.sent, e...)
+		fw.ended = fw.ended || responsesws.Terminal(frame)
 	}
 	return err
 }

@@ -305,7 +305,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, api
 	}
 	entry.Status, entry.From = status, reply.From
 	stream := status == http.StatusOK && isSSEReply(reply)
-	if reply.Fault.BreaksStream() {
+	if reply.Fault.BreaksStream() || reply.Fault.BreaksFrames() {
 		own := *route
 		own.Fault, own.Fault.Turn = reply.Fault, 0
 		route, f = &own, own.Fault

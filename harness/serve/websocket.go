@@ -286,6 +286,14 @@ func (c *wsConn) cycle(f responsesws.Frame, raw []byte) bool {
 		return fw.broken == FaultFrameError // the connection outlives an error frame
 	}
 	c.held.Keep(input, fw.sent)
+	if !fw.ended && fw.status == http.StatusOK {
+		// Over HTTP a stream that stops short ends with its body; the
+		// frames have no body to end, so the connection ends instead, or
+		// the client would wait for the rest until its idle timeout.
+		c.s.logf("agentvcr serve: websocket %s: closed 1000: the stream ended before its response did (no response.completed, failed or incomplete)", c.handshake.URL.Path)
+		c.conn.Close(websocket.StatusNormalClosure, "agentvcr: the stream ended before its response did")
+		return false
+	}
 	return true
 }
 

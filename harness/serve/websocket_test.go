@@ -516,3 +516,27 @@ func TestWebSocketStopClosesConnections(t *testing.T) {
 		t.Errorf("after stop, Read: %v; want the connection closed", err)
 	}
 }
+
+// TestWebSocketStreamThatStopsShort: a reply that ends before its
+// response did (no completed, failed or incomplete) ends the connection
+// with 1000 and a log line, as an HTTP body would end.
+func TestWebSocketStreamThatStopsShort(t *testing.T) {
+	clean := wsStream("resp_1", true)
+	short := clean[:bytes.Index(clean, []byte("event: response.completed"))]
+	ws := &wsServer{}
+	base := serveOn(t, &Server{Log: ws, Route: func(string) (*Route, error) {
+		return &Route{Answer: func(Request) (Reply, error) { return Reply{Body: short}, nil }}, nil
+	}})
+	c := dial(t, wsURL(base, "/responses"))
+	write(t, c, wsFirst)
+	frames, err := readCycle(t, c)
+	if want := Frames(clean)[:3]; !cmp.Equal(frames, want) {
+		t.Errorf("frames (-got +want):\n%s", cmp.Diff(frames, want))
+	}
+	if websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+		t.Errorf("ended with %v, want a close frame 1000", err)
+	}
+	if want := "agentvcr serve: websocket /v1/responses: closed 1000: the stream ended before its response did (no response.completed, failed or incomplete)"; !strings.Contains(ws.logged(), want) {
+		t.Errorf("log:\n%s\nwant %s", ws.logged(), want)
+	}
+}

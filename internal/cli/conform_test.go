@@ -101,9 +101,10 @@ func TestConformList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines = strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 28 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
+	if len(lines) != 36 || lines[0] != "responses_clean                  quirk   the clean turn, as OpenAI streams it" ||
 		!strings.HasPrefix(lines[23], "responses_echo_reasoning         echo    a reasoning item before the turn's items") ||
-		!strings.HasPrefix(lines[27], "responses_fault_reset            fault   the first stream's connection is closed") {
+		!strings.HasPrefix(lines[27], "responses_fault_reset            fault   the first stream's connection is closed") ||
+		lines[35] != "responses_ws_refused             websocket every WebSocket upgrade refused with 426 Upgrade Required: the agent must post over HTTP and finish" {
 		t.Errorf("-list -api responses printed %d lines:\n%s", len(lines), stdout)
 	}
 	code, stdout, stderr = Capture(Env{Dir: t.TempDir()}, "conform", "-list", "-cassette", "x.yaml")

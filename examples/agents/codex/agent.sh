@@ -61,6 +61,7 @@ name = "agentvcr conform"
 base_url = "$OPENAI_BASE_URL"
 env_key = "OPENAI_API_KEY"
 wire_api = "responses"
+supports_websockets = true
 stream_idle_timeout_ms = $idle_ms
 TOML
 
