@@ -245,8 +245,8 @@ type caseState struct {
 	probeErr error // the probe cannot build its turn from the agent's tools
 	reqs     []received
 	bodies   [][]byte
-	frames   [][]byte // per body, the response.create frame it came as (nil: over HTTP)
-	upgrades int      // the agent's WebSocket handshakes
+	frames   [][]byte   // per body, the response.create frame it came as (nil: over HTTP)
+	upgrades int        // the agent's WebSocket handshakes
 	toolset  []string   // the conversation's tool names (side.go)
 	sides    [][]byte   // the side requests' bodies
 	answers  []Answer   // what each judged request was answered

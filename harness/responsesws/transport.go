@@ -208,7 +208,7 @@ type stream struct {
 	f      Frame
 	cancel context.CancelFunc // ends a read in progress: the body was closed
 	once   sync.Once
-	sse  bytes.Buffer // the events, for the held output
+	sse    bytes.Buffer // the events, for the held output
 }
 
 func (s *stream) pump(ctx context.Context, frame []byte) {
