@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/coder/websocket"
+
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // A Transport is an http.RoundTripper that sends Responses requests (a
@@ -64,7 +65,7 @@ func (t *Transport) next() http.RoundTripper {
 
 // RoundTrip sends one request.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/responses") {
+	if req.Method != http.MethodPost || !responses.Format.Serves(req.URL.Path) {
 		return t.next().RoundTrip(req)
 	}
 	t.mu.Lock()

@@ -21,6 +21,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // ErrUnknownCase is what a Server's Route returns (wrapped) for a case name
@@ -233,7 +234,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
 		writeModels(w, route.Models)
-	case api != nil && api.Name == "responses" && isUpgrade(r):
+	case api == responses.Format && isUpgrade(r):
 		s.websocket(w, r, name, path, api, route)
 	case api != nil && r.Method == http.MethodPost:
 		s.chat(w, r, name, path, api, route)

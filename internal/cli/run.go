@@ -14,9 +14,11 @@ import (
 	"github.com/agentvcr/agentvcr/demo"
 	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/responsesws"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/responses"
 )
 
 // runUsage is run's help; the formats come from package wire.
@@ -50,6 +52,8 @@ flags:
 // runFlags are the flags of `agentvcr run`.
 type runFlags struct {
 	dir, cassette, inject, baseURL, model, record, lang, rechunk, api string
+	// transport is -transport: "http" (or "") or "websocket".
+	transport string
 	// injectEnv: inject came from $INJECT, not from -inject.
 	injectEnv                  bool
 	sse                        listFlag
@@ -84,6 +88,7 @@ func cmdRun(env Env, args []string) int {
 	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default: the format's base URL variable, e.g. $"+wire.Default().BaseURLEnv+"), e.g. "+wire.Default().ExampleBaseURL)
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
 	fs.StringVar(&f.record, "record", "", "live: also write the conversation to the cassette `PATH`")
+	fs.StringVar(&f.transport, "transport", "http", "live, -api responses: send the requests over `T`, http or websocket (response.create frames on one connection, continuing each response; HTTP after a 426)")
 	fs.StringVar(&f.lang, "lang", env.Getenv("AGENTVCR_LANG"), "locale: zh or en (default $AGENTVCR_LANG, else zh)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON event per line instead of cards")
 	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "stop after `N` requests")
@@ -185,6 +190,9 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if err := f.checkInject(live); err != nil {
 		return nil, err
 	}
+	if err := checkTransport(f, live); err != nil {
+		return nil, err
+	}
 	if live && (f.cassette != "" || f.inject != "" || len(f.sse) > 0) {
 		return nil, usageError{"-cassette, -inject and -sse replay; -base-url, -model and -record run live: pick one"}
 	}
@@ -233,7 +241,16 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 		if dir == "" {
 			dir = env.Dir
 		}
-		transport = &agent.LiveTransport{Next: env.Transport, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout, Retries: f.retries, RetryBackoff: f.retryBackoff}
+		next := env.Transport
+		if f.transport == transportWebSocket {
+			if api != responses.Format {
+				return nil, usageError{fmt.Sprintf("-transport websocket: only -api responses speaks it (this run is -api %s)", api.Name)}
+			}
+			ws := &responsesws.Transport{Next: env.Transport}
+			cleanups = append(cleanups, func(error) error { ws.Close(); return nil })
+			next = ws
+		}
+		transport = &agent.LiveTransport{Next: next, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout, Retries: f.retries, RetryBackoff: f.retryBackoff}
 		if f.record != "" {
 			c, err := openRecording(env, env.path(f.record), key, transport)
 			if err != nil {
@@ -361,4 +378,23 @@ func (f runFlags) checkInject(live bool) error {
 		return usageError{fmt.Sprintf("%s replays a fault variant of the demo and cannot be combined with -sse", from)}
 	}
 	return nil // -inject with -cassette or a live flag: refused with the other combinations
+}
+
+// transportWebSocket is -transport websocket.
+const transportWebSocket = "websocket"
+
+// checkTransport refuses a -transport run cannot use: one that is not
+// http or websocket, or websocket on a replay (a cassette or an SSE file
+// is read, not dialed).
+func checkTransport(f runFlags, live bool) error {
+	switch f.transport {
+	case "", "http":
+		return nil
+	case transportWebSocket:
+		if !live {
+			return usageError{"-transport websocket is for a live run (-base-url or the format's base URL variable): a replay reads its cassette, it dials nothing"}
+		}
+		return nil
+	}
+	return usageError{fmt.Sprintf("-transport %q: want http or websocket", f.transport)}
 }
