@@ -86,7 +86,7 @@
 // secret-named query values) are redacted in a save filter only, so the
 // live response is untouched: request and response headers are cut to an
 // allowlist (Accept, Content-Type; a response's EventTimesHeader that
-// reads), userinfo and secret-named query values
+// reads, and its TransportHeader when it says websocket), userinfo and secret-named query values
 // leave the URL, every secret becomes REDACTED in bodies, forms and URLs,
 // as written, URL-escaped, inside escaped JSON strings (\u0073k-...) and
 // inside base64, and the recorded duration is zeroed. Stop then scans the

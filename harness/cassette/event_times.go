@@ -18,6 +18,20 @@ import (
 // `agentvcr serve -pace recorded` reads it.
 const EventTimesHeader = "X-Agentvcr-Event-Times"
 
+// TransportHeader marks, in a recorded answer's headers, an exchange that
+// travelled as a WebSocket cycle (its value TransportWebSocket): its
+// request is the HTTP request the response.create frame stood for (the
+// connection's held context, then the frame's input, with "stream": true),
+// its answer the frames as the SSE events they stand for. go-vcr reads it
+// as any interaction; a replay serves it over a WebSocket, matched by body
+// (the server resolves a continuation into the same request), or over HTTP
+// matched by turn (an HTTP client sends its own copy of the output items,
+// not the upstream's).
+const TransportHeader = "X-Agentvcr-Transport"
+
+// TransportWebSocket is TransportHeader's value for a WebSocket cycle.
+const TransportWebSocket = "websocket"
+
 // ErrBadEventTimes is returned for an EventTimesHeader value that is not
 // a list of non-decreasing whole milliseconds.
 var ErrBadEventTimes = errors.New("bad event times")

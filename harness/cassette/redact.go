@@ -30,8 +30,9 @@ func (c *Cassette) redactInteraction(i *vcr.Interaction) error {
 }
 
 // RedactInteraction is the save filter of a recording: header allowlist
-// (Accept and Content-Type only, and a response's EventTimesHeader when it
-// reads: digits and commas), URL without userinfo and with the values of
+// (Accept and Content-Type only, a response's EventTimesHeader when it
+// reads: digits and commas, and its TransportHeader when it says
+// websocket), URL without userinfo and with the values of
 // secret-named query parameters replaced, every secret scrubbed (Scrub)
 // from bodies, form and kept header values, and no recorded latency (replay
 // skips it, and a changing duration is churn in review). It builds new
@@ -40,9 +41,13 @@ func (c *Cassette) redactInteraction(i *vcr.Interaction) error {
 func (s Secrets) RedactInteraction(i *vcr.Interaction) error {
 	i.Request.Headers = s.keepHeaders(i.Request.Headers)
 	times := i.Response.Headers.Get(EventTimesHeader)
+	transport := i.Response.Headers.Get(TransportHeader)
 	i.Response.Headers = s.keepHeaders(i.Response.Headers)
 	if _, err := ParseEventTimes(times); err == nil && times != "" {
 		i.Response.Headers.Set(EventTimesHeader, times)
+	}
+	if transport == TransportWebSocket {
+		i.Response.Headers.Set(TransportHeader, transport)
 	}
 	i.Request.URL = s.redactURL(i.Request.URL)
 	i.Request.Body = s.Scrub(i.Request.Body)

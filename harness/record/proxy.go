@@ -167,6 +167,10 @@ func (p *Proxy) target(r *http.Request) string {
 // order their answers ended: an agent that sends its next request as soon
 // as it reads [DONE] may otherwise see that request recorded first.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isWebSocket(r) {
+		p.websocket(w, r)
+		return
+	}
 	p.inflight.Add(1)
 	defer p.inflight.Done()
 	slot := p.order.take()
