@@ -14,23 +14,23 @@ import (
 // case's own connection. They are run only for an agent whose clean run
 // opened a WebSocket (noWebSocket): over HTTP none of them can reach it.
 func websocketCases() []Case {
-	const src = "Codex responses_websocket.rs"
+	const wrapped = "Codex responses_websocket.rs: error frames with a status"
 	return []Case{
 		{ID: "responses_ws_split", Tier: TierWebSocket, WebSocket: serve.FaultFrameSplit, Source: "RFC 6455 5.4",
 			Doc: "every event a fragmented message: its halves in two frames, then an empty final frame"},
 		{ID: "responses_ws_pair", Tier: TierWebSocket, Expect: ExpectSameOrBroken, WebSocket: serve.FaultFramePair, ToolTurnOnly: true, Source: "-",
 			Doc: "the first call's output_item.done and the event after it in one text frame, a newline between them"},
-		{ID: "responses_ws_ping", Tier: TierWebSocket, WebSocket: serve.FaultPingStorm, Source: src,
+		{ID: "responses_ws_ping", Tier: TierWebSocket, WebSocket: serve.FaultPingStorm, Source: "-",
 			Doc: fmt.Sprintf("%d pings before every event, each waiting for its pong", serve.PingsPerEvent)},
-		{ID: "responses_ws_close", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultFrameClose, WebSocket: serve.FaultFrameClose, Source: src,
+		{ID: "responses_ws_close", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultFrameClose, WebSocket: serve.FaultFrameClose, Source: "-",
 			Doc: "the first stream's connection closed with code 1011 inside the second call, then the clean turn on a new one"},
-		{ID: "responses_ws_close_bare", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultFrameCloseBare, WebSocket: serve.FaultFrameCloseBare, Source: src,
+		{ID: "responses_ws_close_bare", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultFrameCloseBare, WebSocket: serve.FaultFrameCloseBare, Source: "-",
 			Doc: "the first stream's connection closed by a close frame with no code inside the second call, then the clean turn"},
-		{ID: "responses_ws_error", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultFrameError, WebSocket: serve.FaultFrameError, Source: src,
+		{ID: "responses_ws_error", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultFrameError, WebSocket: serve.FaultFrameError, Source: wrapped,
 			Doc: `an in-band error frame ({"type":"error","status":500}) after the first call of the first stream; the connection stays open`},
-		{ID: "responses_ws_forget", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultForgetPrevious, WebSocket: serve.FaultForgetPrevious, Source: src,
+		{ID: "responses_ws_forget", Tier: TierWebSocket, Expect: ExpectFault, Fault: serve.FaultForgetPrevious, WebSocket: serve.FaultForgetPrevious, Source: "Codex: previous_response_not_found",
 			Doc: "the first continuation (previous_response_id) answered previous_response_not_found, as a server that lost the connection's state"},
-		{ID: "responses_ws_refused", Tier: TierWebSocket, WebSocket: serve.FaultRefuseUpgrade, Source: "codex #10297",
+		{ID: "responses_ws_refused", Tier: TierWebSocket, WebSocket: serve.FaultRefuseUpgrade, Source: "openai/codex PR #10139, #43353; icebear0828/codex-proxy #681",
 			Doc: "every WebSocket upgrade refused with 426 Upgrade Required: the agent must post over HTTP and finish"},
 	}
 }

@@ -40,13 +40,62 @@ import (
 type Transport struct {
 	Next http.RoundTripper
 
-	mu       sync.Mutex // one cycle at a time; held until its body ends
-	conn     *websocket.Conn
-	fallback bool // a 426 said: HTTP from now on
-	last     *cycle
 	// Frames, when not nil, is told every frame sent and received
 	// (sent true for a response.create), for a log.
 	Frames func(sent bool, frame []byte)
+	// Stale, when not nil, is told every frame dropped because it came
+	// after its response's end and before the next request: no request
+	// asked for it (a gateway that sends a second response after the
+	// first one's end), and read as the next request's answer it would
+	// answer that request with another's events.
+	Stale func(frame []byte)
+
+	mu       sync.Mutex // one cycle at a time; held until its body ends
+	conn     *websocket.Conn
+	incoming chan received // the connection's frames, read as they come
+	fallback bool          // a 426 said: HTTP from now on
+	last     *cycle
+}
+
+// received is one message the connection's reader read, or why it
+// stopped.
+type received struct {
+	typ  websocket.MessageType
+	data []byte
+	err  error
+}
+
+// readAll reads the connection's messages into incoming until it ends, so
+// that frames no request asked for are seen before the next request goes
+// (dropStale), and a read given up on (a request's context) never closes
+// the connection, as a cancelled read of the library does.
+func readAll(conn *websocket.Conn, incoming chan<- received) {
+	for {
+		typ, data, err := conn.Read(context.Background())
+		incoming <- received{typ, data, err}
+		if err != nil {
+			close(incoming)
+			return
+		}
+	}
+}
+
+// dropStale drops the frames that came since the last response's end.
+func (t *Transport) dropStale() {
+	for {
+		select {
+		case m, ok := <-t.incoming:
+			if !ok || m.err != nil {
+				t.drop()
+				return
+			}
+			if t.Stale != nil {
+				t.Stale(m.data)
+			}
+		default:
+			return
+		}
+	}
 }
 
 // cycle is what a continuation needs of the last response.
@@ -88,17 +137,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp != nil && resp.StatusCode == http.StatusUpgradeRequired {
 			t.fallback = true
 			t.mu.Unlock()
-			req.Body = io.NopCloser(bytes.NewReader(body))
-			req.ContentLength = int64(len(body))
-			return t.next().RoundTrip(req)
+			return t.next().RoundTrip(requestWith(req, body))
 		}
 		if err != nil {
 			t.mu.Unlock()
 			return nil, fmt.Errorf("responses over a WebSocket: %w", err)
 		}
 		conn.SetReadLimit(-1) // a response's events are as long as the model makes them
-		t.conn = conn
+		t.conn, t.incoming = conn, make(chan received, staleFrames)
 		t.last = nil // a new connection holds nothing
+		go readAll(conn, t.incoming)
+	} else {
+		t.dropStale()
+		if t.conn == nil { // it ended while no cycle ran
+			t.mu.Unlock()
+			return t.RoundTrip(requestWith(req, body))
+		}
 	}
 	resp, err := t.cycle(req.Context(), f, body, true)
 	if err != nil || resp.StatusCode != http.StatusOK {
@@ -165,29 +219,44 @@ func (t *Transport) frame(f Frame, continueLast bool) (frame []byte, continued b
 	return b.Bytes(), prev != ""
 }
 
+// staleFrames is how many frames the reader holds ahead of a cycle: a
+// gateway that sends more than these between two responses makes its
+// reader wait, not grow.
+const staleFrames = 64
+
 // read reads one text frame.
 func (t *Transport) read(ctx context.Context) ([]byte, error) {
-	for {
-		typ, data, err := t.conn.Read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if typ != websocket.MessageText {
-			return nil, fmt.Errorf("a binary frame (%d bytes): the Responses API sends JSON text frames", len(data))
-		}
-		if t.Frames != nil {
-			t.Frames(false, data)
-		}
-		return data, nil
+	var m received
+	var ok bool
+	select {
+	case m, ok = <-t.incoming:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
+	switch {
+	case !ok:
+		return nil, errors.New("the connection ended")
+	case m.err != nil:
+		return nil, m.err
+	case m.typ != websocket.MessageText:
+		return nil, fmt.Errorf("a binary frame (%d bytes): the Responses API sends JSON text frames", len(m.data))
+	}
+	if t.Frames != nil {
+		t.Frames(false, m.data)
+	}
+	return m.data, nil
 }
 
-// drop forgets a connection that failed.
+// drop forgets a connection that failed; its reader ends with it.
 func (t *Transport) drop() {
 	if t.conn != nil {
 		t.conn.CloseNow()
+		go func(in <-chan received) {
+			for range in { // let the reader end
+			}
+		}(t.incoming)
 	}
-	t.conn, t.last = nil, nil
+	t.conn, t.incoming, t.last = nil, nil, nil
 }
 
 // Close closes the connection, if one is open.
@@ -197,8 +266,13 @@ func (t *Transport) Close() error {
 	if t.conn == nil {
 		return nil
 	}
+	in := t.incoming
+	go func() {
+		for range in { // the close handshake's reply reaches the reader
+		}
+	}()
 	err := t.conn.Close(websocket.StatusNormalClosure, "")
-	t.conn, t.last = nil, nil
+	t.conn, t.incoming, t.last = nil, nil, nil
 	return err
 }
 
@@ -273,6 +347,13 @@ func errorResponse(e FrameError) *http.Response {
 	}
 	return &http.Response{StatusCode: e.Status, Status: fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status)), Header: h,
 		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+}
+
+// requestWith is req with body as its body again.
+func requestWith(req *http.Request, body []byte) *http.Request {
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.ContentLength = int64(len(body))
+	return req
 }
 
 func readBody(req *http.Request) ([]byte, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentvcr/agentvcr/harness/responsesws"
 	"github.com/agentvcr/agentvcr/harness/serve"
@@ -171,5 +172,49 @@ func TestTransportCutStreamEndsTheBody(t *testing.T) {
 	status, body := post(t, &http.Client{Transport: tr}, base, user)
 	if status != 200 || strings.Contains(body, "response.completed") || !strings.Contains(body, "response.created") {
 		t.Errorf("%d %q; want the first event, then the end", status, body)
+	}
+}
+
+// TestTransportDropsFramesNoRequestAskedFor: frames after a response's end
+// (a second response in the same stream) are dropped before the next
+// request goes, not read as its answer.
+func TestTransportDropsFramesNoRequestAskedFor(t *testing.T) {
+	second := "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_again\"}}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_again\",\"output\":[]}}\n\n"
+	c := &conversation{}
+	inner := c.route(serve.Fault{})
+	base, stop, err := (&serve.Server{Route: func(name string) (*serve.Route, error) {
+		r, _ := inner(name)
+		answer := r.Answer
+		r.Answer = func(req serve.Request) (serve.Reply, error) {
+			reply, err := answer(req)
+			if req.Turn == 1 {
+				reply.Body = append(reply.Body, second...)
+			}
+			return reply, err
+		}
+		return r, nil
+	}}).Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var stale []string
+	var mu sync.Mutex
+	tr := &responsesws.Transport{Stale: func(f []byte) { mu.Lock(); stale = append(stale, string(f)); mu.Unlock() }}
+	defer tr.Close()
+	client := &http.Client{Transport: tr}
+	post(t, client, base, user)
+	// the server writes the leftover frames right after the first
+	// response's; an agent runs its tools before its next request
+	time.Sleep(50 * time.Millisecond)
+	_, body := post(t, client, base, user+","+theirs+","+output)
+	if !strings.Contains(body, `"text":"done"`) || strings.Contains(body, "resp_again") {
+		t.Errorf("the second answer: %q", body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(stale) != 2 || !strings.Contains(stale[0], "resp_again") {
+		t.Errorf("dropped %q; want the second response's 2 frames", stale)
 	}
 }

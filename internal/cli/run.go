@@ -246,7 +246,9 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 			if api != responses.Format {
 				return nil, usageError{fmt.Sprintf("-transport websocket: only -api responses speaks it (this run is -api %s)", api.Name)}
 			}
-			ws := &responsesws.Transport{Next: env.Transport}
+			ws := &responsesws.Transport{Next: env.Transport, Stale: func(frame []byte) {
+				fmt.Fprintf(env.Stderr, "agentvcr run: dropped a frame that came after its response's end, before the next request (no request asked for it): %.120s\n", frame)
+			}}
 			cleanups = append(cleanups, func(error) error { ws.Close(); return nil })
 			next = ws
 		}
