@@ -17,7 +17,7 @@ var ErrPreviousNotFound = errors.New("previous response not found")
 // DefaultHeld is how many responses a Held keeps when its Max is 0: a
 // continuation names the last one, so a few are plenty, and a client that
 // sends thousands of responses on one connection holds no more than these.
-const DefaultHeld = 16
+const DefaultHeld = 8
 
 // A Held is what one connection's responses held: for each response id,
 // the context it was answered in and its output items, so that a

@@ -5,7 +5,10 @@
 # Responses API only, so the URL goes into a provider "vcr" (wire_api
 # "responses", key read from OPENAI_API_KEY) with model "conform", in the
 # config.toml of a CODEX_HOME made here for this run and removed at the end
-# (never the real one). The prompt is the first argument, or a default one.
+# (never the real one). supports_websockets = true: Codex dials the Responses
+# WebSocket first, as it does on OpenAI's own provider (a custom provider
+# posts over HTTP unless it says so), and posts instead after a 426. The
+# prompt is the first argument, or a default one.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cli="$here/node_modules/.bin/codex"
