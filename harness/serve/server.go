@@ -311,10 +311,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, api
 		own.Fault, own.Fault.Turn = reply.Fault, 0
 		route, f = &own, own.Fault
 	}
-	if stream && f.AppliesTo(req.Turn) && (f.BreaksStream() || f.BreaksFrames()) {
-		entry.Fault = f.String()
+	fw, frames := w.(*frameWriter)
+	if stream && f.AppliesTo(req.Turn) && (f.BreaksStream() || (frames && f.BreaksFrames())) {
+		entry.Fault = f.String() // a frame fault breaks frames only: HTTP is served clean
 	}
-	if fw, ok := w.(*frameWriter); ok && stream && f.AppliesTo(req.Turn) && f.BreaksFrames() {
+	if frames && stream && f.AppliesTo(req.Turn) && f.BreaksFrames() {
 		fw.fault = f
 	}
 	s.write(entry)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -344,7 +345,7 @@ func (c *wsConn) ended(err error) {
 		c.s.logf("agentvcr serve: websocket %s: closed: the client read nothing for %s (Server.FrameWriteTimeout)", path, c.writeTimeout())
 	case code >= 0:
 		c.s.logf("agentvcr serve: websocket %s: the client closed with code %d: %v", path, code, err)
-	case errors.Is(err, io.EOF), errors.Is(err, context.Canceled):
+	case errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		c.s.logf("agentvcr serve: websocket %s: the client went away with no close frame", path)
 	default:
 		c.s.logf("agentvcr serve: websocket %s: ended: %v", path, err)
