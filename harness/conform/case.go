@@ -120,6 +120,9 @@ type Case struct {
 	// (ws-forget) or the upgrade refused (ws-refuse). A case with one is
 	// SKIPPED for an agent that opens no WebSocket.
 	WebSocket string
+	// NotOverWebSocket, when set, says why the case has no right answer
+	// when its requests come as WebSocket frames: it is then SKIPPED.
+	NotOverWebSocket string
 }
 
 // Delivered is how many calls of the tool turn a broken stream delivered

@@ -444,6 +444,8 @@ func (st *caseState) run(ctx context.Context, opt Options, url string, reference
 		v, st.unstreamed = noStreamVerdict(len(st.reqs)), true
 	case st.c.OnArguments && st.conv != nil && vacuous(st.conv.want):
 		v = vacuousVerdict(st.c, st.conv.want)
+	case st.c.NotOverWebSocket != "" && st.framed():
+		v = verdict{status: Skipped, details: "not judged: " + st.c.NotOverWebSocket}
 	case st.c.WebSocket != "" && st.upgrades == 0:
 		v = verdict{status: Skipped, details: "the agent opened no WebSocket in this case, and its shape travels on one only"}
 	case st.c.Transform != nil && !st.changed && len(st.reqs) > 0 && st.allRead():

@@ -100,6 +100,16 @@ func noWebSocket(c Case, first string) Result {
 	return Result{Case: c, Status: Skipped, Details: fmt.Sprintf("not run: the agent opened no WebSocket in %s (it posts its requests over HTTP), and this case's shape travels on one only", first)}
 }
 
+// framed reports whether a request of the case came as a WebSocket frame.
+func (st *caseState) framed() bool {
+	for _, f := range st.frames {
+		if f != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // wsNote says, for a verdict, how many of the case's requests came as
 // WebSocket frames and how many handshakes were refused; "" for an agent
 // that opened none.

@@ -86,7 +86,7 @@ func (p *Proxy) websocket(w http.ResponseWriter, r *http.Request) {
 	defer client.CloseNow()
 	client.SetReadLimit(serve.MaxRequestBody)
 	rl := &wsRelay{p: p, ctx: ctx, client: client, up: up, target: target, shown: shown, header: header}
-	go rl.fromClient(cancel)
+	go rl.fromClient()
 	rl.fromUpstream()
 	cancel()
 	rl.mu.Lock()
@@ -127,15 +127,18 @@ type wsCycle struct {
 }
 
 // fromClient passes the client's frames on, taking a slot for each
-// response.create in the order they come.
-func (rl *wsRelay) fromClient(cancel context.CancelFunc) {
-	defer cancel()
+// response.create in the order they come. When the client ends the
+// connection it ends the upstream's, which ends fromUpstream: the
+// relay's context is not cancelled here, so that a cycle whose last
+// frame the client read before it closed is still recorded.
+func (rl *wsRelay) fromClient() {
 	for {
 		typ, data, err := rl.client.Read(rl.ctx)
 		if err != nil {
-			code := websocket.CloseStatus(err)
-			if code >= 0 && code != websocket.StatusNoStatusRcvd {
-				rl.up.Close(code, "")
+			if code := websocket.CloseStatus(err); code >= 0 && code != websocket.StatusNoStatusRcvd {
+				rl.up.Close(code, closeReason(err))
+			} else {
+				rl.up.CloseNow()
 			}
 			return
 		}

@@ -207,7 +207,7 @@ func TestTransportDropsFramesNoRequestAskedFor(t *testing.T) {
 	post(t, client, base, user)
 	// the server writes the leftover frames right after the first
 	// response's; an agent runs its tools before its next request
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
 	_, body := post(t, client, base, user+","+theirs+","+output)
 	if !strings.Contains(body, `"text":"done"`) || strings.Contains(body, "resp_again") {
 		t.Errorf("the second answer: %q", body)
