@@ -48,8 +48,12 @@ func serveProxy(ctx context.Context, env Env, cmd string, p *record.Proxy, h htt
 			fmt.Fprintf(env.Stderr, "agentvcr %s: a stream was still running after %s; it is not recorded\n", cmd, shutdownGrace)
 		}
 	}
+	// Stop waits for the exchanges still ending (a WebSocket relay is not
+	// the http.Server's once hijacked, so Shutdown does not wait for it):
+	// the count is read after it.
+	err = p.Stop()
 	n := p.Recorded()
-	if err := p.Stop(); err != nil {
+	if err != nil {
 		if errors.Is(err, cassette.ErrEmptyRecording) {
 			return fail("nothing was recorded (no request came through): %s was not written", out)
 		}
