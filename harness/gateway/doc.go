@@ -27,6 +27,14 @@
 // every route. The scripts of the demo's conversations, and the sandbox
 // repository they talk about, are in package demo.
 //
+// ReadScriptFile reads a Script from a file written by hand (YAML whose
+// fields are Script's, ScriptTurn's and ScriptCall's yaml names), checking
+// it: every problem is one line naming the file and the line. Script.Pick
+// chooses the turn that answers a request: the first whose UserContains or
+// UserMatches the last user message meets, else the one of its place in
+// the conversation. agentvcr serve -script serves such files in every
+// format (package serve's ScriptRouter).
+//
 // SSEFiles is the other stand-in: a transport that answers the n-th request
 // with the n-th file, raw, how a scenario feeds the loop a stream pasted
 // from a bug report.

@@ -71,6 +71,11 @@
 //     or MaxWebSockets (DefaultMaxWebSockets), and a client that reads
 //     nothing for FrameWriteTimeout loses its connection. A Rechunk does
 //     not apply to frames: a frame holds whole events.
+//   - ScriptRouter routes cases to scripted conversations (package
+//     gateway's Script, read by ReadScriptFile): each request answered in
+//     the format of its path through that format's Write of the turn
+//     Script.Pick gives, a status turn with the format's error, under a
+//     ~QUIRK like a cassette; its Next routes the names it has not.
 //   - Start and Serve give a base URL that works on this machine
 //     (ListenURL); a command that listens beyond loopback prints Exposure.
 package serve

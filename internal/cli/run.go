@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/responsesws"
+	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/chat"
@@ -35,7 +37,8 @@ Replay (offline): -cassette names an embedded cassette (demo, demo_bad_args,
 parallel, quirks/parallel.interleaved_calls, ...) or a .yaml file; -inject
 bad_args or unknown_tool (default: $INJECT) picks the demo variant with that
 fault; -sse FILE (repeatable) serves raw SSE files as the model's turns, in
-order. The model, prompt and endpoint default to those the cassette recorded.
+order; -script FILE replays a conversation written by hand (serve -script's
+YAML) in -api's format. The model, prompt and endpoint default to those the cassette recorded.
 
 Live: -base-url (or the format's base URL variable) and -model (or
 AGENTVCR_MODEL), with the key in the format's key variable; the workspace is
@@ -57,6 +60,7 @@ type runFlags struct {
 	// injectEnv: inject came from $INJECT, not from -inject.
 	injectEnv                  bool
 	sse                        listFlag
+	script                     string
 	json                       bool
 	maxTurns                   int
 	seed                       int64
@@ -85,6 +89,7 @@ func cmdRun(env Env, args []string) int {
 	fs.StringVar(&f.cassette, "cassette", "", "replay this embedded cassette `NAME` or .yaml PATH")
 	fs.StringVar(&f.inject, "inject", "", "replay the demo with a fault: bad_args or unknown_tool (default $INJECT)")
 	fs.Var(&f.sse, "sse", "serve this raw SSE `FILE` as the next model turn (repeatable)")
+	fs.StringVar(&f.script, "script", "", "replay the scripted conversation in `FILE` (YAML, as serve -script reads it), in -api's format")
 	fs.StringVar(&f.baseURL, "base-url", "", "live gateway `URL` (default: the format's base URL variable, e.g. $"+wire.Default().BaseURLEnv+"), e.g. "+wire.Default().ExampleBaseURL)
 	fs.StringVar(&f.model, "model", "", "live model `M` (default $AGENTVCR_MODEL)")
 	fs.StringVar(&f.record, "record", "", "live: also write the conversation to the cassette `PATH`")
@@ -193,8 +198,11 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 	if err := checkTransport(f, live); err != nil {
 		return nil, err
 	}
-	if live && (f.cassette != "" || f.inject != "" || len(f.sse) > 0) {
-		return nil, usageError{"-cassette, -inject and -sse replay; -base-url, -model and -record run live: pick one"}
+	if live && (f.cassette != "" || f.inject != "" || len(f.sse) > 0 || f.script != "") {
+		return nil, usageError{"-cassette, -inject, -sse and -script replay; -base-url, -model and -record run live: pick one"}
+	}
+	if f.script != "" && (f.cassette != "" || f.inject != "" || len(f.sse) > 0) {
+		return nil, usageError{"-script is a source of model turns, as -cassette, -inject and -sse are: pick one"}
 	}
 	if f.inject != "" && f.cassette != "" {
 		return nil, usageError{"-inject picks a variant of the demo cassette; it cannot be combined with -cassette"}
@@ -269,6 +277,20 @@ func newSession(env Env, f runFlags, lang tools.Lang, prompt string) (*session, 
 				return fmt.Errorf("nothing recorded: the run failed, so %s was left as it was", f.record)
 			})
 		}
+	case f.script != "":
+		scripts, err := readScripts(env, []string{f.script})
+		if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		if api == nil && scripts[0].Format != "" {
+			api, _ = wire.ByName(scripts[0].Format) // ReadScriptFile checked the name
+		}
+		if api == nil {
+			api = wire.Default()
+		}
+		srv := &serve.Server{Route: (&serve.ScriptRouter{Scripts: scripts}).Route}
+		transport = handlerTransport{srv}
+		baseURL, model = wire.BaseURL(api, "http://script.invalid"), scripts[0].Name
 	case len(f.sse) > 0:
 		files := make([]string, len(f.sse))
 		for i, p := range f.sse {
@@ -399,4 +421,16 @@ func checkTransport(f runFlags, live bool) error {
 		return nil
 	}
 	return usageError{fmt.Sprintf("-transport %q: want http or websocket", f.transport)}
+}
+
+// handlerTransport answers each request with h in this process: what
+// -script replays through (the script's server, with no listener).
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, req)
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
 }

@@ -94,7 +94,7 @@ func TestRunUsageErrors(t *testing.T) {
 		stderr string
 	}{
 		{"replay and live flags together", []string{"run", "-cassette", "demo", "-model", "m"}, nil, 2,
-			"agentvcr run: -cassette, -inject and -sse replay; -base-url, -model and -record run live: pick one\n"},
+			"agentvcr run: -cassette, -inject, -sse and -script replay; -base-url, -model and -record run live: pick one\n"},
 		{"inject with cassette", []string{"run", "-inject", "bad_args", "-cassette", "demo"}, nil, 2,
 			"agentvcr run: -inject picks a variant of the demo cassette; it cannot be combined with -cassette\n"},
 		{"unknown inject", []string{"run", "-inject", "typo"}, nil, 2,

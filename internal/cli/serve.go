@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/cassettes"
 	"github.com/agentvcr/agentvcr/harness/cassette"
+	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/serve"
@@ -26,7 +27,7 @@ import (
 )
 
 // serveUsage is serve's help; the formats come from package wire.
-var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-match body|turn]
+var serveUsage = `usage: agentvcr serve [-listen ADDR] [-cassette NAME|PATH]... [-script FILE]... [-match body|turn]
                       [-ignore PATH|volatile]...
                       [-quirk Q] [-rechunk MODE -seed N] [-pace D|recorded [-speed X]]
                       [-fault F]
@@ -45,6 +46,12 @@ Each cassette also has its own base URL, /s/NAME/v1, and one per quirk,
 -cassette responses/NAME serves one recorded in the Responses format (under
 NAME, on that format's path). Every request is answered on its own, so any
 number of clients may share one server.
+
+-script FILE serves a conversation written by hand (YAML: turns of reasoning,
+text, calls, an HTTP status; see the README) at /s/NAME/v1 (NAME: its name:,
+else the file's name) in every format, each request answered by the turn
+of its place in the conversation or by the first turn whose user_contains
+or user_matches its last user message meets; every quirk and fault applies.
 
 A cassette is served on the path of the format it was recorded in; give a
 client of that format the base URL its variable wants: the root for
@@ -85,7 +92,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		fl.PrintDefaults()
 	}
 	var (
-		names, ignore                                 listFlag
+		names, ignore, scripts                        listFlag
 		listen, match, quirkName, chunks, fault, lang string
 		journal                                       string
 		seed                                          int64
@@ -98,6 +105,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	)
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
+	fl.Var(&scripts, "script", "serve the scripted conversation in `FILE` (YAML; repeatable): /s/NAME/v1 in every format, by turn or by the last user message")
 	fl.StringVar(&match, "match", "body", "find replies by `MODE`: body (canonical JSON body) or turn")
 	fl.Var(&ignore, "ignore", "-match body: leave the request field `PATH` out, e.g. messages.0.content (repeatable; * matches any key or index; volatile: "+strings.Join(cassette.VolatilePaths, ", ")+")")
 	fl.StringVar(&quirkName, "quirk", "", "apply quirk `Q` to every case that names none")
@@ -170,24 +178,43 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		}
 		router.Quirk = quirkName
 	}
-	if router.Cassettes, err = readServed(env, names, l); err != nil {
-		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
-		return 1
+	scripted, err := readScripts(env, scripts)
+	if err != nil {
+		return usage("%v", err)
+	}
+	if len(scripted) > 0 && pace.recorded {
+		return usage("-pace recorded sends events at their recorded times: a script has none; give -pace D")
+	}
+	route := router.Route
+	if len(scripted) == 0 || len(names) > 0 {
+		if router.Cassettes, err = readServed(env, names, l); err != nil {
+			fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
+			return 1
+		}
+	}
+	if len(scripted) > 0 {
+		sr := &serve.ScriptRouter{Scripts: scripted, Quirk: router.Quirk, Seed: seed, Fault: router.Fault, Pace: pace.every, Rechunk: router.Rechunk}
+		if len(router.Cassettes) > 0 {
+			sr.Next = router.Route
+		}
+		route = sr.Route
 	}
 	if pace.recorded {
 		if err := checkTimed(router); err != nil {
 			return usage("-pace recorded: %v", err)
 		}
 	}
-	if _, err := router.Route(""); err != nil { // reads every cassette now, not on the first request
-		fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
-		return 1
+	if len(router.Cassettes) > 0 {
+		if _, err := router.Route(""); err != nil { // reads every cassette now, not on the first request
+			fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
+			return 1
+		}
 	}
 
 	if readTimeout <= 0 {
 		return usage("-read-timeout %s: want a positive duration, e.g. 60s", readTimeout)
 	}
-	s := &serve.Server{Route: router.Route, Log: env.Stderr, MaxBody: int64(maxBody), MaxBodyTotal: int64(maxBodyTotal), ReadTimeout: readTimeout}
+	s := &serve.Server{Route: route, Log: env.Stderr, MaxBody: int64(maxBody), MaxBodyTotal: int64(maxBodyTotal), ReadTimeout: readTimeout}
 	if journal != "" {
 		f, err := os.Create(env.path(journal))
 		if err != nil {
@@ -209,11 +236,18 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, line)
 	}
 	var served []string
+	for _, sc := range scripted {
+		served = append(served, "script "+sc.Name)
+	}
 	for _, c := range router.Cassettes {
 		served = append(served, c.Name)
 	}
-	fmt.Fprintf(env.Stderr, "agentvcr serve: %s (match %s); case URLs %s, %s; Ctrl-C stops\n",
-		strings.Join(served, ", "), router.Match, serve.ScenarioURL(base, "NAME"), serve.ScenarioURL(base, "NAME~QUIRK"))
+	matching := ""
+	if len(router.Cassettes) > 0 {
+		matching = fmt.Sprintf(" (match %s)", router.Match)
+	}
+	fmt.Fprintf(env.Stderr, "agentvcr serve: %s%s; case URLs %s, %s; Ctrl-C stops\n",
+		strings.Join(served, ", "), matching, serve.ScenarioURL(base, "NAME"), serve.ScenarioURL(base, "NAME~QUIRK"))
 	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
 	<-ctx.Done()
 	return exitOf(stopServer())
@@ -298,4 +332,35 @@ func embeddedBaseNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// readScripts reads the -script files, each checked (gateway.ReadScriptFile):
+// a bad one is one line naming the file, the line and the problem.
+func readScripts(env Env, paths []string) ([]gateway.Script, error) {
+	var formats []string
+	for _, f := range wire.All() {
+		formats = append(formats, f.Name)
+	}
+	quirkOK := func(name string) error {
+		_, err := quirk.Lookup(name)
+		return err
+	}
+	var out []gateway.Script
+	for _, p := range paths {
+		data, err := os.ReadFile(env.path(p))
+		if err != nil {
+			return nil, fmt.Errorf("-script %s: %w", p, errors.Unwrap(err))
+		}
+		s, err := gateway.ReadScriptFile(p, data, formats, quirkOK)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range out {
+			if o.Name == s.Name {
+				return nil, fmt.Errorf("-script %s: a script named %q is served already: give one a name of its own (name:)", p, s.Name)
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
