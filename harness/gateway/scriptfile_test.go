@@ -97,7 +97,7 @@ func TestScriptPick(t *testing.T) {
 		{0, "hi", "one", true},
 		{1, "hi", "two", true},
 		{2, "hi", "", false},
-		{0, "Thanks a lot", "one", true},   // the first turn comes first: first match wins, in order
+		{0, "Thanks a lot", "one", true},     // the first turn comes first: first match wins, in order
 		{1, "Thanks a lot", "welcome", true}, // before the second turn without a condition
 		{1, "say it again", "again", true},
 		{1, "thanks, again", "welcome", true},

@@ -198,4 +198,3 @@ func lastUserText(msgs []agent.Message) string {
 	}
 	return ""
 }
-

@@ -126,8 +126,8 @@ func TestScriptRoutes(t *testing.T) {
 
 // TestScriptFallsThroughToCassettes: a name no script has goes to Next.
 func TestScriptFallsThroughToCassettes(t *testing.T) {
-	cassettes := &CassetteRouter{Cassettes: servedCassettes(t, "demo"), Match: MatchTurn}
-	sr := &ScriptRouter{Scripts: []gateway.Script{readScript(t, "probe", probeScript)}, Next: cassettes.Route}
+	recorded := &CassetteRouter{Cassettes: servedCassettes(t, "demo"), Match: MatchTurn}
+	sr := &ScriptRouter{Scripts: []gateway.Script{readScript(t, "probe", probeScript)}, Next: recorded.Route}
 	root := strings.TrimSuffix(serveOn(t, &Server{Route: sr.Route}), "/v1")
 	status, body := postScript(t, root, "demo", wire.Default(), "demo", []agent.Message{{Role: agent.RoleUser, Content: "x"}})
 	if status != 200 || !bytes.Contains(body, []byte("glob")) {
