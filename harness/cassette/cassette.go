@@ -61,6 +61,11 @@ type Options struct {
 	// Log, when not nil, receives one line when Open removes the
 	// temporary file of a recording that was killed while saving.
 	Log io.Writer
+	// Existing, in ModeRecord, are interactions the file holds already
+	// (a recording that adds to a cassette: serve -record new): Stop writes
+	// them first, as they are, then the new ones, and scans the whole. A
+	// recording of nothing new is still ErrEmptyRecording.
+	Existing []*vcr.Interaction
 }
 
 // A Cassette records or replays chat-completions traffic through go-vcr

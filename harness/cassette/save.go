@@ -44,7 +44,7 @@ func (c *Cassette) save() error {
 			return fmt.Errorf("cassette %s: redact: %w", c.file, err)
 		}
 	}
-	data, err := encodeRecording(recorded)
+	data, err := encodeRecording(append(append([]*vcr.Interaction(nil), c.opts.Existing...), recorded...))
 	if err != nil {
 		return fmt.Errorf("cassette %s: save: %w", c.file, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/wire"
 
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
+
 	"bytes"
 	"context"
 	"errors"
@@ -95,6 +97,13 @@ type ender interface{ End() error }
 // Authorization. log receives one line per exchange it could not record
 // (and one for a stale partial recording it removed).
 func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer) (*Proxy, error) {
+	return NewAppendingProxy(upstream, path, nil, transport, log)
+}
+
+// NewAppendingProxy is NewProxy recording into a cassette that holds
+// existing already: Stop writes them first, then what it recorded
+// (cassette.Options.Existing), so a recording adds to the file.
+func NewAppendingProxy(upstream, path string, existing []*vcr.Interaction, transport http.RoundTripper, log io.Writer) (*Proxy, error) {
 	u, err := url.Parse(upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("upstream %q is not an http(s) base URL such as https://api.openai.com/v1", ShownURL(upstream))
@@ -104,7 +113,7 @@ func NewProxy(upstream, path string, transport http.RoundTripper, log io.Writer)
 	}
 	p := &Proxy{upstream: u, user: u.User, shown: ShownURL(upstream), real: transport, log: log}
 	if path != "" {
-		p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log})
+		p.cassette, err = cassette.Open(path, cassette.ModeRecord, capturedTransport{}, cassette.Options{Log: log, Existing: existing})
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -115,6 +117,11 @@ type Route struct {
 	// it or the HTTP status to refuse it with (426: the client must use
 	// HTTP).
 	WebSocket func(Request) int
+	// Miss, when set, answers a request Answer missed (a *cassette.MissError)
+	// in place of the 404: record.MissHandler forwards it to an upstream and
+	// records the exchange (serve -record new). The journal's entry for it
+	// says so (From: its FromHeader's value) with the status it sent.
+	Miss http.Handler
 	// Unrouted, when set, sees every other request on a path no format
 	// serves, its body read, before it is answered 404.
 	Unrouted func(Request)
@@ -289,6 +296,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, api
 	}
 
 	reply, err := route.Answer(req)
+	var missed *cassette.MissError
+	if err != nil && route.Miss != nil && errors.As(err, &missed) {
+		s.forwardMiss(w, r, req, entry, route)
+		return
+	}
 	if err != nil {
 		entry.Status, entry.Error = http.StatusNotFound, err.Error()
 		var miss *cassette.MissError
@@ -403,3 +415,50 @@ func endpoints() string {
 	}
 	return "POST " + strings.Join(paths[:len(paths)-1], ", ") + " or " + paths[len(paths)-1]
 }
+
+// FromHeader is the response header a Route.Miss handler names what
+// answered in, for the journal ("the upstream, recorded").
+const FromHeader = "X-Agentvcr-From"
+
+// forwardMiss hands a missed request, its body as read, to route.Miss,
+// and journals what it sent.
+func (s *Server) forwardMiss(w http.ResponseWriter, r *http.Request, req Request, entry JournalEntry, route *Route) {
+	r.Body = io.NopCloser(bytes.NewReader(req.Body))
+	r.ContentLength = int64(len(req.Body))
+	sw := &statusWriter{ResponseWriter: w}
+	route.Miss.ServeHTTP(sw, r)
+	entry.Status, entry.From = sw.status, cmp.Or(sw.Header().Get(FromHeader), "the miss handler")
+	if entry.Status == 0 {
+		entry.Status = http.StatusOK
+	}
+	s.write(entry)
+}
+
+// statusWriter notes the status a handler sends.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

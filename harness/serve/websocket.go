@@ -287,6 +287,10 @@ func (c *wsConn) cycle(f responsesws.Frame, raw []byte) bool {
 		return fw.broken == FaultFrameError // the connection outlives an error frame
 	}
 	c.held.Keep(input, fw.sent)
+	if c.stopping() {
+		c.conn.CloseNow() // the server is stopping: no close handshake to wait on
+		return false
+	}
 	if !fw.ended && fw.status == http.StatusOK {
 		// Over HTTP a stream that stops short ends with its body; the
 		// frames have no body to end, so the connection ends instead, or
@@ -296,6 +300,16 @@ func (c *wsConn) cycle(f responsesws.Frame, raw []byte) bool {
 		return false
 	}
 	return true
+}
+
+// stopping reports whether the server is stopping.
+func (c *wsConn) stopping() bool {
+	select {
+	case <-c.s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // answer runs Server.answer on the frame writer; true when the handler

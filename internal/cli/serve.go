@@ -21,9 +21,12 @@ import (
 	"github.com/agentvcr/agentvcr/harness/gateway"
 	"github.com/agentvcr/agentvcr/harness/quirk"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/record"
 	"github.com/agentvcr/agentvcr/harness/serve"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire"
+
+	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 )
 
 // serveUsage is serve's help; the formats come from package wire.
@@ -46,6 +49,12 @@ Each cassette also has its own base URL, /s/NAME/v1, and one per quirk,
 -cassette responses/NAME serves one recorded in the Responses format (under
 NAME, on that format's path). Every request is answered on its own, so any
 number of clients may share one server.
+
+-record new -upstream URL answers what the cassette holds and forwards what
+it misses to the gateway at URL, streaming the answer back and adding the
+exchange to the cassette (redacted and scanned, as record saves: on Ctrl-C,
+to a file beside it, renamed over it); -record all records a new one;
+refused when CI=true. A request missed twice at once is forwarded once.
 
 -script FILE serves a conversation written by hand (YAML: turns of reasoning,
 text, calls, an HTTP status; see the README) at /s/NAME/v1 (NAME: its name:,
@@ -94,7 +103,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	var (
 		names, ignore, scripts                        listFlag
 		listen, match, quirkName, chunks, fault, lang string
-		journal                                       string
+		journal, upstream, recordMode                 string
 		seed                                          int64
 		coalesce                                      bool
 		readTimeout                                   time.Duration
@@ -106,6 +115,8 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "listen on `ADDR` (loopback unless it says otherwise)")
 	fl.Var(&names, "cassette", "serve this embedded cassette `NAME` or .yaml PATH (repeatable; default: the embedded base cassettes)")
 	fl.Var(&scripts, "script", "serve the scripted conversation in `FILE` (YAML; repeatable): /s/NAME/v1 in every format, by turn or by the last user message")
+	fl.StringVar(&upstream, "upstream", "", "with -record new or all: forward to the gateway at `URL` (its base URL, e.g. https://api.openai.com/v1)")
+	fl.StringVar(&recordMode, "record", "none", "`MODE`: none (answer from the cassette only), new (forward what it misses to -upstream and add it to the cassette), all (forward everything, record a new cassette)")
 	fl.StringVar(&match, "match", "body", "find replies by `MODE`: body (canonical JSON body) or turn")
 	fl.Var(&ignore, "ignore", "-match body: leave the request field `PATH` out, e.g. messages.0.content (repeatable; * matches any key or index; volatile: "+strings.Join(cassette.VolatilePaths, ", ")+")")
 	fl.StringVar(&quirkName, "quirk", "", "apply quirk `Q` to every case that names none")
@@ -178,6 +189,17 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		}
 		router.Quirk = quirkName
 	}
+	rec, err := checkRecordMode(env, recordMode, upstream, names)
+	if err != nil {
+		return usage("%v", err)
+	}
+	if rec.mode != recordNone && env.Getenv("CI") == "true" {
+		fmt.Fprintf(env.Stderr, "agentvcr serve: -record %s is refused when CI=true: it talks to a live gateway; record on your machine and commit the cassette (-record none replays only)\n", rec.mode)
+		return 1
+	}
+	if rec.mode == recordAll {
+		names = nil // a new cassette: nothing of the old one is served
+	}
 	scripted, err := readScripts(env, scripts)
 	if err != nil {
 		return usage("%v", err)
@@ -186,7 +208,7 @@ func Serve(ctx context.Context, env Env, args []string) int {
 		return usage("-pace recorded sends events at their recorded times: a script has none; give -pace D")
 	}
 	route := router.Route
-	if len(scripted) == 0 || len(names) > 0 {
+	if len(scripted) == 0 && rec.mode != recordAll || len(names) > 0 {
 		if router.Cassettes, err = readServed(env, names, l); err != nil {
 			fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
 			return 1
@@ -213,6 +235,36 @@ func Serve(ctx context.Context, env Env, args []string) int {
 
 	if readTimeout <= 0 {
 		return usage("-read-timeout %s: want a positive duration, e.g. 60s", readTimeout)
+	}
+	var miss *record.MissHandler // -record new or all
+	if rec.mode != recordNone {
+		var existing []*vcr.Interaction
+		if rec.mode == recordNew {
+			dc, err := router.Decoded(router.Cassettes[0].Name)
+			if err != nil {
+				fmt.Fprintf(env.Stderr, "agentvcr serve: %v\n", err)
+				return 1
+			}
+			existing = dc.Interactions
+		}
+		p, err := record.NewAppendingProxy(upstream, rec.path, existing, env.Transport, env.Stderr)
+		if err != nil {
+			return usage("-upstream: %v", err)
+		}
+		miss = &record.MissHandler{Proxy: p}
+		inner := route
+		route = func(name string) (*serve.Route, error) {
+			if rec.mode == recordAll {
+				return &serve.Route{Answer: missEverything, Miss: miss, Preflight: true}, nil
+			}
+			r, err := inner(name)
+			if err != nil {
+				return nil, err
+			}
+			withMiss := *r
+			withMiss.Miss = miss
+			return &withMiss, nil
+		}
 	}
 	s := &serve.Server{Route: route, Log: env.Stderr, MaxBody: int64(maxBody), MaxBodyTotal: int64(maxBodyTotal), ReadTimeout: readTimeout}
 	if journal != "" {
@@ -248,9 +300,16 @@ func Serve(ctx context.Context, env Env, args []string) int {
 	}
 	fmt.Fprintf(env.Stderr, "agentvcr serve: %s%s; case URLs %s, %s; Ctrl-C stops\n",
 		strings.Join(served, ", "), matching, serve.ScenarioURL(base, "NAME"), serve.ScenarioURL(base, "NAME~QUIRK"))
+	if miss != nil {
+		fmt.Fprintf(env.Stderr, "agentvcr serve: -record %s: forwarding what the cassette misses to %s, recording it into %s\n", rec.mode, record.ShownURL(upstream), rec.path)
+	}
 	fmt.Fprintf(env.Stdout, "%s=%s\n", wire.Default().BaseURLEnv, base)
 	<-ctx.Done()
-	return exitOf(stopServer())
+	code := exitOf(stopServer())
+	if miss != nil && !saveMisses(env, miss.Proxy, rec) {
+		code = 1
+	}
+	return code
 }
 
 // checkTimed refuses a cassette that keeps no event times: -pace recorded
