@@ -54,6 +54,9 @@ func ReadScriptFile(path string, data []byte, formats []string, quirkOK func(str
 	if len(doc.Content) == 0 {
 		return bad(1, "the file is empty: a script has turns")
 	}
+	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
+		return bad(root.Line, "not a script: a script is a mapping of name, format, quirk and turns")
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Script

@@ -54,6 +54,7 @@ func TestReadScriptFileErrors(t *testing.T) {
 	for _, tt := range []struct{ name, data, want string }{
 		{"empty", ``, "p.yaml:1: the file is empty: a script has turns"},
 		{"not YAML", "turns:\n  - text: [open\n", "p.yaml:1: did not find expected ',' or ']'"},
+		{"not a mapping", "# a comment\n- text: hi\n", "p.yaml:2: not a script: a script is a mapping of name, format, quirk and turns"},
 		{"no turns", "turns: []\n", "p.yaml:1: no turns: a script has at least one"},
 		{"unknown turn field", "turns:\n  - txt: hi\n", "p.yaml:2: unknown field txt: a turn has user_contains, user_matches, reasoning, text, calls, finish_reason, status"},
 		{"unknown script field", "model: x\nturns:\n  - text: hi\n", "p.yaml:1: unknown field model: a script has name, format, quirk, turns"},
