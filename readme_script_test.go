@@ -17,9 +17,9 @@ func TestReadmeScriptServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, after, ok := strings.Cut(string(readme), "### Script a conversation")
+	_, after, ok := strings.Cut(string(readme), "### In your own tests")
 	if !ok {
-		t.Fatal(`README.md has no "### Script a conversation" section`)
+		t.Fatal(`README.md has no "### In your own tests" section`)
 	}
 	_, block, ok := strings.Cut(after, "```yaml\n")
 	if !ok {
