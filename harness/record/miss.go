@@ -74,7 +74,7 @@ func (m *MissHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// the first one broke off: this one goes upstream itself
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	tee := &teeWriter{ResponseWriter: w}
+	tee := &serve.StatusWriter{ResponseWriter: w, Keep: true}
 	w.Header().Set(serve.FromHeader, "the upstream, recorded")
 	func() {
 		defer func() {
@@ -85,13 +85,13 @@ func (m *MissHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		m.Proxy.ServeHTTP(tee, r)
 	}()
-	if seen || tee.status == 0 {
+	if seen || tee.Status == 0 {
 		if !seen {
 			m.forget(key, f)
 		}
 		return
 	}
-	f.status, f.header, f.body, f.ok = tee.status, tee.Header().Clone(), tee.body.Bytes(), true
+	f.status, f.header, f.body, f.ok = tee.Status, tee.Header().Clone(), tee.Body.Bytes(), true
 	close(f.done)
 }
 
@@ -109,33 +109,3 @@ func (m *MissHandler) forget(key [sha256.Size]byte, f *flight) {
 		close(f.done)
 	}
 }
-
-// teeWriter keeps what a handler sends while it sends it.
-type teeWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (t *teeWriter) WriteHeader(status int) {
-	if t.status == 0 {
-		t.status = status
-	}
-	t.ResponseWriter.WriteHeader(status)
-}
-
-func (t *teeWriter) Write(p []byte) (int, error) {
-	if t.status == 0 {
-		t.status = http.StatusOK
-	}
-	t.body.Write(p)
-	return t.ResponseWriter.Write(p)
-}
-
-func (t *teeWriter) Flush() {
-	if f, ok := t.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (t *teeWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

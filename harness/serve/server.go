@@ -425,40 +425,49 @@ const FromHeader = "X-Agentvcr-From"
 func (s *Server) forwardMiss(w http.ResponseWriter, r *http.Request, req Request, entry JournalEntry, route *Route) {
 	r.Body = io.NopCloser(bytes.NewReader(req.Body))
 	r.ContentLength = int64(len(req.Body))
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &StatusWriter{ResponseWriter: w}
 	route.Miss.ServeHTTP(sw, r)
-	entry.Status, entry.From = sw.status, cmp.Or(sw.Header().Get(FromHeader), "the miss handler")
+	entry.Status, entry.From = sw.Status, cmp.Or(sw.Header().Get(FromHeader), "the miss handler")
 	if entry.Status == 0 {
 		entry.Status = http.StatusOK
 	}
 	s.write(entry)
 }
 
-// statusWriter notes the status a handler sends.
-type statusWriter struct {
+// A StatusWriter passes what a handler sends to the ResponseWriter it
+// wraps and notes the status (200 once a body is written without one);
+// with Keep, it keeps the body too. http.ResponseController reaches the
+// writer underneath (Unwrap).
+type StatusWriter struct {
 	http.ResponseWriter
-	status int
+	Status int
+	Keep   bool
+	Body   bytes.Buffer // what was written, with Keep
 }
 
-func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
+func (w *StatusWriter) WriteHeader(status int) {
+	if w.Status == 0 {
+		w.Status = status
 	}
 	w.ResponseWriter.WriteHeader(status)
 }
 
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
+func (w *StatusWriter) Write(p []byte) (int, error) {
+	if w.Status == 0 {
+		w.Status = http.StatusOK
+	}
+	if w.Keep {
+		w.Body.Write(p)
 	}
 	return w.ResponseWriter.Write(p)
 }
 
-func (w *statusWriter) Flush() {
+// Flush flushes the writer underneath, when it can.
+func (w *StatusWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
 }
 
-// Unwrap gives http.ResponseController the writer underneath.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// Unwrap is the writer underneath, for http.ResponseController.
+func (w *StatusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
