@@ -2,7 +2,6 @@ package record
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/harness/responsesws"
 	"github.com/agentvcr/agentvcr/harness/serve"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 )
 
 // wsUpstream is a scripted Responses gateway over a WebSocket: a call,
@@ -22,13 +22,7 @@ func wsUpstream(t *testing.T, f serve.Fault) string {
 	t.Helper()
 	s := &serve.Server{Route: func(string) (*serve.Route, error) {
 		return &serve.Route{Fault: f, Answer: func(r serve.Request) (serve.Reply, error) {
-			id, item := "resp_1", `{"type":"function_call","id":"fc_1","call_id":"call_1","name":"glob","arguments":"{}"}`
-			if r.Turn >= 2 {
-				id, item = "resp_2", `{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"done"}]}`
-			}
-			return serve.Reply{Body: fmt.Appendf(nil, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":%q}}\n\n"+
-				"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":%s}\n\n"+
-				"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":%q,\"output\":[%s]}}\n\n", id, item, id, item)}, nil
+			return serve.Reply{Body: streamtest.ResponsesTurn(r.Turn)}, nil
 		}}, nil
 	}}
 	base, stop, err := s.Start("")
@@ -41,7 +35,7 @@ func wsUpstream(t *testing.T, f serve.Fault) string {
 
 const (
 	wsUser   = `{"role":"user","content":"hi"}`
-	wsCall   = `{"type":"function_call","call_id":"call_1","name":"glob","arguments":"{}"}`
+	wsCall   = `{"type":"function_call","call_id":"call_1","name":"glob","arguments":"{\"pattern\":\"*\"}"}`
 	wsOutput = `{"type":"function_call_output","call_id":"call_1","output":"a.txt"}`
 	wsKey    = "sk-live-websocket-secret-1234567890"
 )
@@ -102,7 +96,7 @@ func TestRecordWebSocketCycles(t *testing.T) {
 	y := string(data)
 	for _, want := range []string{
 		// the second request as it stands: the held call (the upstream's bytes), then the output
-		`{"model":"m","input":[{"role":"user","content":"hi"},{"type":"function_call","id":"fc_1","call_id":"call_1","name":"glob","arguments":"{}"},` + wsOutput + `],"stream":true}`,
+		`{"model":"m","input":[{"role":"user","content":"hi"},` + streamtest.ResponsesCall + `,` + wsOutput + `],"stream":true}`,
 		"X-Agentvcr-Transport:\n                - websocket\n",
 		"event: response.completed",
 	} {

@@ -3,7 +3,6 @@ package responsesws_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/harness/responsesws"
 	"github.com/agentvcr/agentvcr/harness/serve"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 )
 
 // conversation serves a call, then a message, and keeps what it was asked.
@@ -21,7 +21,7 @@ type conversation struct {
 	seen []serve.Request
 }
 
-const callItem = `{"type":"function_call","id":"fc_1","status":"completed","call_id":"call_1","name":"glob","arguments":"{}"}`
+const callItem = streamtest.ResponsesCall
 
 func (c *conversation) route(f serve.Fault) func(string) (*serve.Route, error) {
 	return func(string) (*serve.Route, error) {
@@ -29,13 +29,7 @@ func (c *conversation) route(f serve.Fault) func(string) (*serve.Route, error) {
 			c.mu.Lock()
 			c.seen = append(c.seen, r)
 			c.mu.Unlock()
-			id, item := "resp_1", callItem
-			if r.Turn >= 2 {
-				id, item = "resp_2", `{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"done"}]}`
-			}
-			return serve.Reply{Body: fmt.Appendf(nil, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":%q}}\n\n"+
-				"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":%s}\n\n"+
-				"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":%q,\"output\":[%s]}}\n\n", id, item, id, item)}, nil
+			return serve.Reply{Body: streamtest.ResponsesTurn(r.Turn)}, nil
 		}}, nil
 	}
 }
@@ -63,7 +57,7 @@ const (
 	user   = `{"role":"user","content":"hi"}`
 	output = `{"type":"function_call_output","call_id":"call_1","output":"a.txt"}`
 	// theirs is the client's own copy of the call: not the server's bytes
-	theirs = `{"type":"function_call","call_id":"call_1","name":"glob","arguments":"{}"}`
+	theirs = `{"type":"function_call","call_id":"call_1","name":"glob","arguments":"{\"pattern\":\"*\"}"}`
 )
 
 func start(t *testing.T, f serve.Fault) (*conversation, string, *[]string, *responsesws.Transport) {

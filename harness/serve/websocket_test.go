@@ -14,20 +14,17 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 )
 
-// wsStream is a Responses stream of one response: a function call when
-// call is set, else a message.
+// wsStream is streamtest.ResponsesStream of the call (call true) or the
+// message.
 func wsStream(id string, call bool) []byte {
-	item := `{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"done"}]}`
 	if call {
-		item = `{"type":"function_call","id":"fc_1","status":"completed","call_id":"call_1","name":"glob","arguments":"{\"pattern\":\"*\"}"}`
+		return streamtest.ResponsesStream(id, streamtest.ResponsesCall)
 	}
-	return fmt.Appendf(nil, "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":%q,\"status\":\"in_progress\",\"output\":[]}}\n\n"+
-		"event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"sequence_number\":1,\"output_index\":0,\"item\":%s}\n\n"+
-		"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"sequence_number\":2,\"output_index\":0,\"item\":%s}\n\n"+
-		"event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":3,\"response\":{\"id\":%q,\"status\":\"completed\",\"output\":[%s]}}\n\n",
-		id, item, item, id, item)
+	return streamtest.ResponsesStream(id, streamtest.ResponsesMessage)
 }
 
 // wsServer serves a conversation of two turns (a call, then a message) on
@@ -44,10 +41,7 @@ func (ws *wsServer) route(f Fault) func(string) (*Route, error) {
 			ws.mu.Lock()
 			ws.seen = append(ws.seen, r)
 			ws.mu.Unlock()
-			if r.Turn >= 2 {
-				return Reply{Body: wsStream("resp_2", false)}, nil
-			}
-			return Reply{Body: wsStream("resp_1", true)}, nil
+			return Reply{Body: streamtest.ResponsesTurn(r.Turn)}, nil
 		}}, nil
 	}
 }
