@@ -79,7 +79,14 @@ many assistant messages, whatever the prompt and tools say.
 -fault KIND[:N][@TURN] breaks the replies: 429 (Retry-After N seconds, then
 the real reply), 500, stall (N events, then silence), reset (connection
 closed after N events), error-event (an error event after N events, in the
-request's format); @TURN limits it to one turn of each conversation.
+request's format); @TURN limits it to one turn of each conversation. The
+Responses path also takes a WebSocket (Codex's transport: response.create
+frames, each event a text frame), and these break its frames only: ws-split
+(every event a fragmented message), ws-pair:N (the events after N in one
+frame), ws-ping (8 pings before each event), ws-close:N (close code 1011),
+ws-close-bare:N (a close frame with no code), ws-error:N (an in-band error
+frame), ws-forget (the first continuation answered previous_response_not_found),
+ws-refuse (every upgrade answered 426).
 
 flags:
 `
