@@ -268,33 +268,43 @@ func (rl *wsRelay) send(c *wsCycle, b []byte) bool {
 			break
 		}
 		end += len(e)
-		for _, fr := range responsesws.Frames(e) {
-			if rl.client.Write(rl.ctx, websocket.MessageText, fr) != nil {
-				return false
-			}
-		}
 		if c.got.Len()+len(e) <= agent.DefaultMaxBodyBytes {
 			c.got.Write(e)
 			c.reads = append(c.reads, arrival{end: c.got.Len(), at: time.Since(c.sentAt)})
 		} else {
 			c.why = fmt.Sprintf("the answer is over %d bytes", agent.DefaultMaxBodyBytes)
 		}
+		for _, fr := range responsesws.Frames(e) {
+			if responsesws.Terminal(fr) {
+				// held before the client reads the end: its continuation may
+				// come at once, and must find what it continues
+				rl.hold(c)
+			}
+			if rl.client.Write(rl.ctx, websocket.MessageText, fr) != nil {
+				return false
+			}
+		}
 	}
 	c.pending = c.pending[end:]
 	return true
 }
 
-// end ends the first cycle: held for the continuations after it, and
-// recorded unless something said why not.
+// hold keeps what a cycle's response held, for the continuations after
+// it.
+func (rl *wsRelay) hold(c *wsCycle) {
+	if c.status != 0 || c.inputs == nil {
+		return
+	}
+	rl.heldMu.Lock()
+	rl.held.Keep(c.inputs, c.got.Bytes())
+	rl.heldMu.Unlock()
+}
+
+// end ends the first cycle: recorded unless something said why not.
 func (rl *wsRelay) end(c *wsCycle) {
 	rl.mu.Lock()
 	rl.cycles = rl.cycles[1:]
 	rl.mu.Unlock()
-	if c.status == 0 && c.inputs != nil {
-		rl.heldMu.Lock()
-		rl.held.Keep(c.inputs, c.got.Bytes())
-		rl.heldMu.Unlock()
-	}
 	if c.body == nil || c.why != "" || rl.p.cassette == nil {
 		if c.why != "" {
 			rl.p.logf("agentvcr record: POST %s over a WebSocket: %s (not recorded)", rl.shown, c.why)
