@@ -25,7 +25,7 @@ import (
 
 // isWebSocket reports a WebSocket handshake on the Responses path.
 func isWebSocket(r *http.Request) bool {
-	return r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket") && responses.Format.Serves(r.URL.Path)
+	return serve.IsUpgrade(r) && responses.Format.Serves(r.URL.Path)
 }
 
 // wsHandshakeHeaders are the handshake's own headers, which the dial to

@@ -241,7 +241,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
 		writeModels(w, route.Models)
-	case api == responses.Format && isUpgrade(r):
+	case api == responses.Format && IsUpgrade(r):
 		s.websocket(w, r, name, path, api, route)
 	case api != nil && r.Method == http.MethodPost:
 		s.chat(w, r, name, path, api, route)

@@ -78,8 +78,9 @@ func (t *wsConns) closeAll() {
 // WebSockets is how many WebSocket connections the server holds open.
 func (s *Server) WebSockets() int { return s.ws.Len() }
 
-// isUpgrade reports a WebSocket handshake: a GET asking to upgrade.
-func isUpgrade(r *http.Request) bool {
+// IsUpgrade reports a WebSocket handshake: a GET asking to upgrade (the
+// one test of serve and of record's relay).
+func IsUpgrade(r *http.Request) bool {
 	return r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
@@ -232,7 +233,7 @@ func (c *wsConn) message(m wsMessage) bool {
 // cycle answers one response.create frame.
 func (c *wsConn) cycle(f responsesws.Frame, raw []byte) bool {
 	s, name, path := c.s, c.hs.Case, c.hs.Path
-	forget := f.PreviousResponseID != "" && c.route.Fault.Kind == FaultForgetPrevious && c.route.Fault.AppliesTo(turnOf(c.api, path, raw))
+	forget := f.PreviousResponseID != "" && c.route.Fault.Kind == FaultForgetPrevious && c.route.Fault.AppliesTo(turnOf(c.api, raw))
 	if forget {
 		_, seen := s.forgot.LoadOrStore(name, true)
 		forget = !seen
@@ -269,11 +270,7 @@ func (c *wsConn) cycle(f responsesws.Frame, raw []byte) bool {
 	for _, h := range []string{"Upgrade", "Connection", "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions"} {
 		r.Header.Del(h)
 	}
-	timeout := s.FrameWriteTimeout
-	if timeout <= 0 {
-		timeout = DefaultFrameWriteTimeout
-	}
-	fw := &frameWriter{conn: c.conn, ctx: c.ctx, timeout: timeout}
+	fw := &frameWriter{conn: c.conn, ctx: c.ctx, timeout: c.writeTimeout()}
 	req := Request{Case: name, Method: http.MethodPost, Path: path, Header: r.Header, Body: body, Transport: TransportWebSocket, Frame: raw}
 	if aborted := c.answer(fw, r, req); aborted {
 		c.s.logf("agentvcr serve: websocket %s: closed with no close frame: fault %s", c.handshake.URL.Path, FaultReset)
@@ -330,11 +327,7 @@ func (c *wsConn) answer(fw *frameWriter, r *http.Request, req Request) (aborted 
 
 // send writes one frame outside a response's stream.
 func (c *wsConn) send(frame []byte) error {
-	timeout := c.s.FrameWriteTimeout
-	if timeout <= 0 {
-		timeout = DefaultFrameWriteTimeout
-	}
-	ctx, cancel := context.WithTimeout(c.ctx, timeout)
+	ctx, cancel := context.WithTimeout(c.ctx, c.writeTimeout())
 	defer cancel()
 	err := c.conn.Write(ctx, websocket.MessageText, frame)
 	if err != nil {
@@ -383,7 +376,7 @@ func (c *wsConn) writeTimeout() time.Duration {
 // turnOf is a frame's turn as its HTTP request's would be: 1 + its
 // assistant items. A continuation's context is held, so this counts what
 // the frame itself sends.
-func turnOf(api *agent.Format, path string, frame []byte) int {
+func turnOf(api *agent.Format, frame []byte) int {
 	if api.Turn == nil {
 		return 1
 	}
