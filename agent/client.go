@@ -129,7 +129,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 		return nil, fmt.Errorf("building request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Accept", api.StreamContentType())
 	api.Header(req.Header, c.APIKey)
 	hc := c.HTTPClient
 	if hc == nil {
@@ -149,7 +149,7 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, defs []tools.Defi
 	if err != nil && ctx.Err() != nil {
 		return turn, fmt.Errorf("reading stream: %w", ctx.Err())
 	}
-	if err != nil && head.eof && turn.empty() && !head.looksLikeSSE() {
+	if err != nil && head.eof && turn.empty() && !head.looksLikeSSE() && !(api.Framing != nil && api.Framing.IsFramed(head.head)) {
 		return turn, &NotStreamError{ContentType: resp.Header.Get("Content-Type"), Head: head.text(), Err: err}
 	}
 	return turn, err

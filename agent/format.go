@@ -105,4 +105,15 @@ type Format struct {
 	// does not serve: what a proxy joins to its upstream. nil for the
 	// formats whose base URL ends in the version (.../v1).
 	APIPath func(path string) (string, bool)
+
+	// Framing is how the format's streams travel when not as SSE text
+	// (Bedrock's event stream); nil for SSE. Write, ErrorEvent and the
+	// quirks keep to the logical form either way; Merge reads both.
+	Framing *Framing
+	// Carries, for a route of another format (its API on another
+	// provider's addressing or framing: Anthropic's on Bedrock and Vertex
+	// AI), is the format whose events its streams carry, so a stream of it
+	// in the logical form is detected as that format's; nil for a format of
+	// its own.
+	Carries *Format
 }

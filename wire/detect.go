@@ -6,7 +6,8 @@ import (
 	"github.com/agentvcr/agentvcr/agent"
 )
 
-// Detect names the format of a raw stream from its first event that says
+// Detect names the format of a raw stream: a framed one (a Bedrock event
+// stream) by its framing, any other from its first event that says
 // anything: an "event:" line, or a data object (with its "type" member, ""
 // when it has none). Each format but the default is asked
 // (agent.Format.IsStreamEvent); when none claims the event, the stream is the
@@ -14,6 +15,11 @@ import (
 // comments and data that is not JSON are passed over. head is the start of
 // the stream (the first few KiB are plenty).
 func Detect(head []byte) *agent.Format {
+	for _, f := range All() {
+		if f.Framing != nil && f.Framing.IsFramed(head) {
+			return f
+		}
+	}
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexAny(head, "\r\n"); i >= 0 {

@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -38,27 +39,20 @@ var asRequest = map[string]func(answer []byte) ([]byte, error){
 		}
 		return fmt.Appendf(nil, `{"model":"m","messages":[%s]}`, strings.Join(msgs, ",")), nil
 	},
-	"messages": func(answer []byte) ([]byte, error) {
-		var m struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
+	"messages": messagesAsRequest,
+	"bedrock": func(answer []byte) ([]byte, error) {
+		body, err := messagesAsRequest(answer)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(answer, &m); err != nil || m.Role != "assistant" {
-			return nil, fmt.Errorf("want an assistant message: %v", err)
+		return bytes.Replace(body, []byte(`{"model":"m",`), []byte(`{"anthropic_version":"bedrock-2023-05-31",`), 1), nil
+	},
+	"vertex-anthropic": func(answer []byte) ([]byte, error) {
+		body, err := messagesAsRequest(answer)
+		if err != nil {
+			return nil, err
 		}
-		var blocks []struct {
-			Type string `json:"type"`
-			ID   string `json:"id"`
-		}
-		json.Unmarshal(m.Content, &blocks) // a block list, or no results
-		results := []string{}
-		for _, b := range blocks {
-			if b.Type == "tool_use" {
-				results = append(results, fmt.Sprintf(`{"type":"tool_result","tool_use_id":%q,"content":"ok"}`, b.ID))
-			}
-		}
-		return fmt.Appendf(nil, `{"model":"m","messages":[{"role":"user","content":"go"},{"role":"assistant","content":%s},{"role":"user","content":[%s]}]}`,
-			m.Content, strings.Join(results, ",")), nil
+		return bytes.Replace(body, []byte(`{"model":"m",`), []byte(`{"anthropic_version":"vertex-2023-10-16",`), 1), nil
 	},
 	"responses": func(answer []byte) ([]byte, error) {
 		var r struct {
@@ -111,6 +105,30 @@ var asRequest = map[string]func(answer []byte) ([]byte, error){
 		}
 		return fmt.Appendf(nil, `{"contents":[%s]}`, strings.Join(contents, ",")), nil
 	},
+}
+
+// messagesAsRequest is a Messages answer sent back in a request.
+func messagesAsRequest(answer []byte) ([]byte, error) {
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(answer, &m); err != nil || m.Role != "assistant" {
+		return nil, fmt.Errorf("want an assistant message: %v", err)
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	json.Unmarshal(m.Content, &blocks) // a block list, or no results
+	results := []string{}
+	for _, b := range blocks {
+		if b.Type == "tool_use" {
+			results = append(results, fmt.Sprintf(`{"type":"tool_result","tool_use_id":%q,"content":"ok"}`, b.ID))
+		}
+	}
+	return fmt.Appendf(nil, `{"model":"m","messages":[{"role":"user","content":"go"},{"role":"assistant","content":%s},{"role":"user","content":[%s]}]}`,
+		m.Content, strings.Join(results, ",")), nil
 }
 
 // TestResponseGivesTheTurnBack: every format's non-streamed answer, sent

@@ -5,10 +5,11 @@ import (
 
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/gemini"
+	"github.com/agentvcr/agentvcr/wire/messages"
 )
 
-// The registry finds Gemini at both of its addressings, and no format at
-// Vertex AI's paths of other publishers.
+// The registry finds Gemini at both of its addressings, Anthropic's models
+// at Vertex AI's anthropic publisher, and no format at the other paths.
 func TestForPathFindsGeminiOnVertex(t *testing.T) {
 	for _, path := range []string{
 		"/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:streamGenerateContent",
@@ -22,6 +23,15 @@ func TestForPathFindsGeminiOnVertex(t *testing.T) {
 	}
 	for _, path := range []string{
 		"/v1/projects/p/locations/l/publishers/anthropic/models/claude-sonnet-4-5:streamRawPredict",
+		"/s/vertex_clean/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-opus-4-1@20250805:rawPredict",
+	} {
+		if got := wire.ForPath(path); got != messages.Vertex {
+			t.Errorf("ForPath(%s) = %v, want vertex-anthropic", path, got)
+		}
+	}
+	for _, path := range []string{
+		"/v1/projects/p/locations/l/publishers/anthropic/models/claude-sonnet-4-5:countTokens",
+		"/v1/publishers/anthropic/models/claude-sonnet-4-5:streamRawPredict",
 		"/v1/projects/p/locations/l/publishers/google/models/m:countTokens",
 	} {
 		if got := wire.ForPath(path); got != nil {

@@ -15,7 +15,7 @@ import (
 // the only list of formats: a new format is registered here and nowhere
 // else.
 func All() []*agent.Format {
-	return []*agent.Format{chat.Format, messages.Format, responses.Format, gemini.Format}
+	return []*agent.Format{chat.Format, messages.Format, responses.Format, gemini.Format, messages.Bedrock, messages.Vertex}
 }
 
 // Default is the format used when none is named: chat completions.

@@ -94,23 +94,38 @@ func (c *Chaos) Handler(p *record.Proxy) http.Handler {
 	})
 }
 
-// rewrite is p.Rewrite: the quirk's Stream, then the stream fault.
+// rewrite is p.Rewrite: the quirk's Stream, then the stream fault. On a
+// framed format's answer (Bedrock's), a quirk of the framing itself reads
+// the framed bytes; the carried format's quirks and the fault read the
+// events, which framedStream unframes and frames again.
 func (c *Chaos) rewrite(r *http.Request, body []byte) record.Rewriter {
 	api := wire.ForPath(r.URL.Path)
 	if api == nil || r.Method != http.MethodPost {
 		return nil
 	}
-	var rw record.Rewriter
+	var rw, framing record.Rewriter
 	if c.Quirk != nil {
 		s := c.Quirk.Stream(c.Seed + c.answers.Add(1) - 1)
 		s.LimitHeld(c.maxHeld())
 		rw = &boundedStream{s: s, c: c}
+		if api.Framing != nil && c.Quirk.API == api.Name {
+			rw, framing = nil, rw
+		}
 	}
 	_, turn := api.TurnOf(r.URL.Path, body)
 	if c.Fault.BreaksStream() && c.Fault.AppliesTo(turn) {
 		rw = newFaultStream(r.Context(), rw, c.Fault, serve.ErrorEvent(r.URL.Path))
 	}
-	return rw
+	if api.Framing != nil && rw != nil {
+		rw = newFramedStream(api, rw)
+	}
+	switch {
+	case framing == nil:
+		return rw
+	case rw == nil:
+		return framing
+	}
+	return chain{framing, rw}
 }
 
 // boundedStream is a quirk's Stream under Chaos.MaxHeld: it notes the most

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/harness/quirk"
+	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
@@ -123,6 +124,11 @@ type Case struct {
 	// NotOverWebSocket, when set, says why the case has no right answer
 	// when its requests come as WebSocket frames: it is then SKIPPED.
 	NotOverWebSocket string
+	// Rechunk and Coalesce are how the server writes the case's stream
+	// (serve.Route's): a framing's message split at every byte, or every
+	// message in one write, shapes of the writes and not of the events.
+	Rechunk  rechunk.Cutter
+	Coalesce bool
 }
 
 // Delivered is how many calls of the tool turn a broken stream delivered
@@ -134,6 +140,8 @@ const (
 	DeliveredAllButLast Delivered = iota
 	// DeliveredNone: the stream breaks before or inside the first call.
 	DeliveredNone
+	// DeliveredFirst: the stream breaks right after its first call's end.
+	DeliveredFirst
 	// DeliveredAll: every call's end arrived (a Responses output_item.done
 	// with the whole arguments), then the stream broke before the turn's end.
 	DeliveredAll
@@ -147,6 +155,8 @@ func (c Case) whole(want []Call) []Call {
 		return nil
 	case DeliveredAll:
 		return want
+	case DeliveredFirst:
+		return want[:min(len(want), 1)]
 	}
 	return want[:max(len(want)-1, 0)]
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/agentvcr/agentvcr/harness/rechunk"
+	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/tools"
 )
 
@@ -56,10 +58,30 @@ func catalogFiles(f Format, tools []Tool, files map[string][]byte) error {
 		return err
 	}
 	at := func(name string) string { return path.Join(f.dir, name) }
+	// A route of another format holds only the cases it adds (Bedrock's
+	// framing): the others are the carried format's, in its folder, and a
+	// route of the same SSE (Vertex AI's) has none of its own.
+	if f.Carries != nil && f.Framing == nil {
+		return nil
+	}
+	carried := map[string]bool{}
+	if f.Carries != nil {
+		cf, err := FormatByName(f.Carries.Name)
+		if err != nil {
+			return err
+		}
+		for _, c := range cf.Cases() {
+			carried[c.ID] = true
+		}
+	}
+	ext := ".sse"
+	if f.Framing != nil {
+		ext = ".eventstream" // the stream as it travels, framed
+	}
 	var entries []CatalogEntry
 	for _, c := range f.Cases() {
-		if c.Tier != TierQuirk {
-			continue
+		if c.Tier != TierQuirk || carried[c.ID] || (c.Transform == nil && (c.Rechunk.Mode != rechunk.Whole || c.Coalesce)) {
+			continue // a shape of the writes (bedrock_bytes) is not a file's
 		}
 		ans, changed, err := c.answer(conv, 0, 1)
 		if err != nil {
@@ -88,7 +110,7 @@ func catalogFiles(f Format, tools []Tool, files map[string][]byte) error {
 		if err != nil {
 			return err
 		}
-		files[at(c.ID+".sse")] = ans.Body
+		files[at(c.ID+ext)] = sse.Framed(f.Format, ans.Body)
 		files[at(c.ID+".json")] = js
 		entries = append(entries, CatalogEntry{ID: c.ID, Expect: expectNames[c.Expect], DropsIDs: c.DropsIDs, Source: c.Source, Doc: c.Doc})
 	}

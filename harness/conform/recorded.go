@@ -1,9 +1,11 @@
 package conform
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -217,6 +219,19 @@ func checkRecorded(f Format, want [][]byte, against string, ignore []string, o o
 }
 
 // recordedConversation serves the recording's replies by turn.
-func recordedConversation(r *Recording) *conversation {
-	return &conversation{turns: r.Replies}
+// The replies of a framed format (Bedrock's event stream) are served in
+// its logical form, the events the framing carried, so that the format's
+// quirks apply to them; the server frames them anew.
+func recordedConversation(r *Recording, f Format) *conversation {
+	turns := r.Replies
+	if f.Framing != nil {
+		turns = make([][]byte, len(r.Replies))
+		for i, reply := range r.Replies {
+			turns[i] = reply
+			if logical, err := io.ReadAll(f.LogicalStream(bytes.NewReader(reply))); err == nil {
+				turns[i] = logical
+			}
+		}
+	}
+	return &conversation{turns: turns}
 }

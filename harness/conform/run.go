@@ -127,7 +127,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	for _, c := range opt.Cases {
 		st := &caseState{c: c, format: opt.Format, calls: opt.Calls, dir: dir, limits: opt.limits, retryAfter: opt.retryAfter, recorded: opt.Recording != nil}
 		if st.recorded {
-			st.conv = recordedConversation(opt.Recording)
+			st.conv = recordedConversation(opt.Recording, opt.Format)
 		}
 		states[c.ID] = st
 	}
@@ -139,7 +139,8 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("conform serves no case %q: %w", name, serve.ErrUnknownCase)
 		}
-		return &serve.Route{Answer: st.reply, Models: []string{"conform"}, Preflight: true, Unrouted: st.unroutedRequest, WebSocket: st.upgrade, Fault: st.routeFault()}, nil
+		return &serve.Route{Answer: st.reply, Models: []string{"conform"}, Preflight: true, Unrouted: st.unroutedRequest, WebSocket: st.upgrade, Fault: st.routeFault(),
+			Rechunk: st.c.Rechunk, Coalesce: st.c.Coalesce}, nil
 	}}
 	base, stop, err := srv.Start("127.0.0.1:0")
 	if err != nil {

@@ -139,12 +139,12 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apierror.Write(w, f, reply.Status, "scripted_error", fmt.Sprintf("scripted %d %s", reply.Status, http.StatusText(reply.Status)))
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Content-Type", f.StreamContentType())
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	for _, event := range Stream(f, req.Model, script.Name, turn, reply) {
-		io.WriteString(w, event)
+		w.Write(f.FrameEvent([]byte(event)))
 		if flusher != nil {
 			flusher.Flush()
 		}

@@ -40,6 +40,7 @@ const (
 	aEnd                            // the stream's end: cut, or an error in its place
 	aPieceIDs                       // ids on a call's pieces after its first
 	aPieceNames                     // names on a call's pieces after its first
+	aFraming                        // the framed messages themselves (Bedrock's event stream)
 
 	aspectCount = iota
 )
@@ -51,7 +52,7 @@ var aspectNames = [aspectCount]string{
 	"the finish reason", "text content", "choices", "the first events", "usage",
 	"pings", "unknown events", "empty events", "block events", "block start input",
 	"response.completed output", "sequence numbers", "response ids", "reasoning",
-	"the stream's end", "ids on later pieces", "names on later pieces",
+	"the stream's end", "ids on later pieces", "names on later pieces", "the framing",
 }
 
 // lineAspects are those of the SSE lines alone: what may follow a part

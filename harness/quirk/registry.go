@@ -14,7 +14,7 @@ import (
 // Anthropic Messages'. It is the only list of quirks: ByName, OfAPI and
 // Names read it.
 func All() []Quirk {
-	all := slices.Concat(chatQuirks(), responsesQuirks(), messagesQuirks(), geminiQuirks())
+	all := slices.Concat(chatQuirks(), responsesQuirks(), messagesQuirks(), geminiQuirks(), bedrockQuirks())
 	slices.SortStableFunc(all, func(a, b Quirk) int {
 		switch {
 		case a.Benign == b.Benign:
@@ -36,8 +36,8 @@ func All() []Quirk {
 // guard makes apply refuse a stream whose format (wire.Detect) is not
 // api; a format-free quirk (api "") takes any stream.
 func guard(api string, apply func([]byte, int64) ([]byte, error)) func([]byte, int64) ([]byte, error) {
-	if api == "" {
-		return apply
+	if api == "" || framed(api) {
+		return apply // a framing's quirks read either form and check it themselves (bedrock.go)
 	}
 	return func(body []byte, seed int64) ([]byte, error) {
 		if got := wire.Detect(body).Name; got != api {

@@ -132,7 +132,7 @@ func TestQuirksKeepToTheirFormat(t *testing.T) {
 			other = chat
 		case "chat":
 			other = resp
-		case "messages", "gemini":
+		case "messages", "gemini", "bedrock":
 			continue // TestEveryQuirkRefusesOtherFormats
 		default:
 			out, err := q.Apply(resp, 3)

@@ -70,10 +70,18 @@ func (q Quirk) Stream(seed int64) *Stream {
 		}
 		return s
 	}
-	if q.API == "" {
+	if q.API == "" || framed(q.API) {
 		s.decided, s.ed = true, q.streaming.editor(q, seed)
 	}
 	return s
+}
+
+// framed reports a format with a framing of its own: its quirks read
+// either form and say themselves what they refuse (bedrock.go), so the
+// answer's format is not settled by its first events.
+func framed(api string) bool {
+	f, err := wire.ByName(api)
+	return err == nil && f.Framing != nil
 }
 
 // LimitHeld bounds what s holds to max bytes (none when max <= 0): a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/agentvcr/agentvcr/wire/eventstream"
 	"io"
 	"net/http"
 	"time"
@@ -18,6 +19,12 @@ import (
 // client reads an unexpected EOF. The exchange is not recorded.
 var ErrCutAnswer = errors.New("the answer is cut off, as a broken stream is")
 
+// isStream reports a streamed answer: an event stream, or an AWS event
+// stream (Bedrock's), whose messages a Rewriter reads framed.
+func isStream(contentType string) bool {
+	return IsEventStream(contentType) || eventstream.IsMediaType(contentType)
+}
+
 // IsEventStream reports whether a Content-Type names an event stream:
 // text/event-stream in any case, with any parameters (sse.IsEventStream,
 // the one rule serve, quirk and conform read answers by too).
@@ -28,7 +35,7 @@ func IsEventStream(contentType string) bool { return sse.IsEventStream(contentTy
 // would change whose encoding cannot be decoded passes as it came: the log
 // says so, naming what, and Unrewritten counts it.
 func (p *Proxy) rewriterOf(r *http.Request, body []byte, resp *http.Response, what string) (Rewriter, *answerCodec) {
-	if p.Rewrite == nil || resp.StatusCode != http.StatusOK || !IsEventStream(resp.Header.Get("Content-Type")) {
+	if p.Rewrite == nil || resp.StatusCode != http.StatusOK || !isStream(resp.Header.Get("Content-Type")) {
 		return nil, nil
 	}
 	rw := p.Rewrite(r, body)

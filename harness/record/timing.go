@@ -1,6 +1,7 @@
 package record
 
 import (
+	"github.com/agentvcr/agentvcr/wire/eventstream"
 	"net/http"
 	"time"
 
@@ -20,12 +21,17 @@ type arrival struct {
 // recorded in has events to time (a compressed answer's reads are not the
 // recorded text's bytes): for any other answer, nil.
 func eventTimes(header http.Header, body []byte, reads []arrival) []time.Duration {
-	if !sse.IsEventStream(header.Get("Content-Type")) || (header.Get("Content-Encoding") != "" && header.Get("Content-Encoding") != "identity") || len(reads) == 0 {
+	ct := header.Get("Content-Type")
+	if !isStream(ct) || (header.Get("Content-Encoding") != "" && header.Get("Content-Encoding") != "identity") || len(reads) == 0 {
 		return nil
+	}
+	events := sse.SplitEvents
+	if eventstream.IsMediaType(ct) {
+		events = eventstream.Split // a Bedrock answer: a time per message
 	}
 	var at []time.Duration
 	end, r := 0, 0
-	for _, e := range sse.SplitEvents(body) {
+	for _, e := range events(body) {
 		end += len(e)
 		for r < len(reads)-1 && reads[r].end < end {
 			r++

@@ -317,7 +317,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, api
 		status = http.StatusOK
 	}
 	entry.Status, entry.From = status, reply.From
-	stream := status == http.StatusOK && isSSEReply(reply)
+	stream := status == http.StatusOK && (isSSEReply(reply) || isFramedReply(api, reply))
 	if reply.Fault.BreaksStream() || reply.Fault.BreaksFrames() {
 		own := *route
 		own.Fault, own.Fault.Turn = reply.Fault, 0
@@ -343,11 +343,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, api
 		w.Write(reply.Body)
 		return
 	}
-	if reply.Header == nil {
-		w.Header().Set("Content-Type", "text/event-stream")
+	if reply.Header == nil || api.Framing != nil {
+		// A framed format's stream goes out framed, whatever its reply
+		// was written in (stream.go).
+		w.Header().Set("Content-Type", api.StreamContentType())
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	s.stream(w, r, reply, route, f.AppliesTo(req.Turn))
+	s.stream(w, r, reply, api, route, f.AppliesTo(req.Turn))
 }
 
 // isSSEReply reports a reply to stream: its Content-Type says so, or, with
@@ -359,6 +361,12 @@ func isSSEReply(r Reply) bool {
 	}
 	head := string(r.Body[:min(len(r.Body), 6)])
 	return len(r.Events) > 0 || strings.HasPrefix(head, ":") || strings.HasPrefix(head, "data:") || strings.HasPrefix(head, "event:")
+}
+
+// isFramedReply reports a reply already in api's framing (a recorded
+// Bedrock event stream): it is streamed message by message as it is.
+func isFramedReply(api *agent.Format, r Reply) bool {
+	return api != nil && api.Framing != nil && api.Framing.IsFramed(r.Body)
 }
 
 // modelsCreated is the "created" stamp of every listed model: fixed (the

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/harness/rechunk"
 	"github.com/agentvcr/agentvcr/harness/sse"
 	"github.com/agentvcr/agentvcr/wire"
@@ -15,10 +16,18 @@ import (
 // Rechunk), pausing Pace before each and flushing each (the headers with
 // the first event unless a pause comes first; the last with the body's
 // end), or at once under Coalesce, and applies a stream fault when faulty.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, route *Route, faulty bool) {
+// For a format with a framing (api.Framing), an event is one framed
+// message: a reply in the format's logical form (SSE) is framed event by
+// event after a fault has cut it, so that a fault cuts the same events in
+// either framing; a reply already framed is cut after each message.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, api *agent.Format, route *Route, faulty bool) {
 	pause := newPacer(route, reply, time.Now())
 	events := reply.Events
-	if events == nil {
+	framed := isFramedReply(api, reply)
+	switch {
+	case framed:
+		events = api.Framing.Split(reply.Body)
+	case events == nil:
 		events = sse.SplitEvents(reply.Body)
 	}
 	f := route.Fault
@@ -29,6 +38,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 			tail = ErrorEvent(r.URL.Path)
 		}
 	}
+	if api != nil && api.Framing != nil {
+		if !framed {
+			events = frameEach(api, events)
+		}
+		tail = string(api.FrameEvent([]byte(tail))) // the error event: framed in any reply
+	}
 	if route.Rechunk.Mode != rechunk.Whole {
 		events = route.Rechunk.Pieces(append(bytes.Join(events, nil), tail...))
 		tail = ""
@@ -38,7 +53,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 		// One write: the headers, every event and the end of the body
 		// leave in as few packets as the connection's buffer allows.
 		whole := reply.Body
-		if len(whole) == 0 || (faulty && f.BreaksStream()) {
+		if len(whole) == 0 || (faulty && f.BreaksStream()) || (api != nil && api.Framing != nil) {
 			whole = append(bytes.Join(events, nil), tail...)
 		}
 		events, tail = [][]byte{whole}, ""
@@ -92,6 +107,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, reply Reply, rou
 		// ending the chunked body: the client reads an unexpected EOF.
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// frameEach frames every event of api's logical form, leaving out those
+// that are nothing in its framing (comments).
+func frameEach(api *agent.Format, events [][]byte) [][]byte {
+	out := make([][]byte, 0, len(events))
+	for _, e := range events {
+		if b := api.FrameEvent(e); len(b) > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // wait pauses d (not at all when d <= 0) on *timer, made on first use;

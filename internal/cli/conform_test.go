@@ -47,7 +47,7 @@ func TestConformBadInput(t *testing.T) {
 		{"a cassette that does not exist", append([]string{"conform", "-cassette", filepath.Join(dir, "none.yaml")}, agent...),
 			"agentvcr conform: cannot replay the cassette: cassette " + filepath.Join(dir, "none.yaml") + ": requested cassette not found: no such file: record the agent into it first: agentvcr record -upstream URL -o " + filepath.Join(dir, "none.yaml") + "\n"},
 		{"an unknown -api", append([]string{"conform", "-api", "completions"}, agent...),
-			"agentvcr conform: -api: unknown wire format \"completions\": want chat, messages, responses, gemini\n"},
+			"agentvcr conform: -api: unknown wire format \"completions\": want chat, messages, responses, gemini, bedrock, vertex-anthropic\n"},
 		{"a chat case under -api messages", append([]string{"conform", "-api", "messages", "-case", "clean"}, agent...),
 			"agentvcr conform: unknown case \"clean\": the cases are messages_clean, messages_ping_before_delta, messages_start_input_copied, messages_start_input_only, messages_input_null, messages_no_empty_partial, messages_args_one_rune, messages_args_split_escapes, messages_index_from_1, messages_text_after_tool_use, messages_repeated_message_start, messages_end_turn_with_calls, messages_usage_final_delta, messages_unknown_events, messages_no_event_lines, messages_crlf, messages_no_message_stop, messages_all_index_0, messages_start_repeats_index, messages_prefilled_start, messages_stop_twice, messages_overloaded_midstream, messages_cut_before_stop, messages_max_tokens_cut, messages_echo_thinking, messages_fault_429, messages_fault_500, messages_fault_stall, messages_fault_reset (agentvcr conform -list describes them)\n"},
 		{"a timeout of zero", append([]string{"conform", "-timeout", "0s"}, agent...),

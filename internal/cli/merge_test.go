@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentvcr/agentvcr/internal/golden"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/wire"
 	"github.com/agentvcr/agentvcr/wire/responses"
 )
@@ -21,15 +22,15 @@ import (
 func TestMergeFixtures(t *testing.T) {
 	var files []string
 	for _, f := range wire.All() {
-		found, err := filepath.Glob("../../wire/" + f.Name + "/testdata/streams/*.sse")
-		if err != nil || len(found) == 0 {
-			t.Fatalf("no %s fixtures: %v", f.Name, err)
+		if f.Carries != nil && f.Framing == nil {
+			continue // its streams are the carried format's: their fixtures are that format's
 		}
-		files = append(files, found...)
+		files = append(files, streamtest.FormatFixtures(t, "../../wire", f)...)
 	}
 	for _, path := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".sse"), func(t *testing.T) {
-			goldenFile := strings.TrimSuffix(path, ".sse") + ".golden.json"
+		stem := strings.TrimSuffix(path, filepath.Ext(path))
+		t.Run(filepath.Base(stem), func(t *testing.T) {
+			goldenFile := stem + ".golden.json"
 			code, stdout, stderr := Capture(Env{Dir: "."}, "merge", path)
 			golden.Check(t, goldenFile, []byte(stdout))
 			want := []byte(stdout)

@@ -24,6 +24,23 @@ func Fixtures(t testing.TB, dir string) []string {
 	return files
 }
 
+// FormatFixtures lists the stream fixtures of format f under wire, the
+// folder that holds the formats' packages, and fails the test when there is
+// none: wire/<name>/testdata/streams/*.sse for a format of SSE, and for a
+// framed one (Bedrock's, a route of the Messages package) its framed
+// streams, wire/*/testdata/<name>/*.eventstream.
+func FormatFixtures(t testing.TB, wire string, f *agent.Format) []string {
+	t.Helper()
+	if f.Framing == nil {
+		return Fixtures(t, filepath.Join(wire, f.Name, "testdata", "streams"))
+	}
+	files, err := filepath.Glob(filepath.Join(wire, "*", "testdata", f.Name, "*.eventstream"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s fixtures under %s: %v", f.Name, wire, err)
+	}
+	return files
+}
+
 // FixtureData is the value of every data line (after "data:", spaces
 // trimmed) of every stream fixture of every format, wire being the folder
 // that holds the formats' packages; it fails the test when fewer than 50

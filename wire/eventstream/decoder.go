@@ -18,6 +18,11 @@ type Decoder struct {
 // NewDecoder reads messages from r.
 func NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r} }
 
+// Offset is the byte offset of the next message: after Next, of the one
+// after the message it read (a caller names the message it read by the
+// offset it had before the call).
+func (d *Decoder) Offset() int64 { return d.offset }
+
 // Next reads the next message: io.EOF at the stream's end between two
 // messages; an error wrapping ErrTruncated when it ends inside one, or
 // ErrBadMessage when the bytes are not one (both name the offset).
@@ -52,8 +57,8 @@ func (d *Decoder) Next() (Message, error) {
 	case uint64(headersLen) > uint64(total)-minMessage:
 		return bad("%d bytes of headers in a message of %d", headersLen, total)
 	}
-	rest := make([]byte, total-preludeLen)
-	n, err = io.ReadFull(d.r, rest)
+	rest, err := readN(d.r, int(total-preludeLen))
+	n = len(rest)
 	d.offset += int64(n)
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return Message{}, fmt.Errorf("eventstream: message at byte %d: %d of its %d bytes: %w", at, preludeLen+n, total, ErrTruncated)
@@ -76,6 +81,33 @@ func (d *Decoder) Next() (Message, error) {
 		m.Payload = payload
 	}
 	return m, nil
+}
+
+// firstRead is the most readN allocates before the bytes arrive.
+const firstRead = 64 << 10
+
+// readN reads n bytes, or as many as come before the stream's end (with
+// its error), into a buffer that grows with what arrives: a length that
+// promises 16 MiB and is followed by 20 bytes costs 64 KiB, not 16 MiB.
+func readN(r io.Reader, n int) ([]byte, error) {
+	buf := make([]byte, 0, min(n, firstRead))
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = append(buf, make([]byte, min(cap(buf), n-len(buf)))...)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):min(cap(buf), n)])
+		buf = buf[:len(buf)+m]
+		if err != nil {
+			if err == io.EOF && len(buf) < n {
+				err = io.ErrUnexpectedEOF
+			}
+			if len(buf) == n {
+				err = nil
+			}
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // readHeaders reads the headers of a message.

@@ -1,0 +1,217 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/wire/eventstream"
+)
+
+// The Bedrock framing of a Messages stream (InvokeModelWithResponseStream):
+// each Messages event is an event stream message of :event-type "chunk"
+// whose JSON payload is {"bytes": base64 of the event's JSON}; an error is
+// a message of :message-type "exception" whose :exception-type names it
+// (throttlingException, modelStreamErrorException, internalServerException,
+// serviceUnavailableException, validationException) and whose payload is
+// {"message": ...}. The logical form is Anthropic's own SSE events; an
+// exception reads back as Anthropic's error event, its error type the
+// exception's name, so that it is a *agent.StreamError like any other.
+var bedrockFraming = &agent.Framing{
+	Name:        "AWS event stream",
+	ContentType: eventstream.MediaType,
+	Frame:       frameBedrock,
+	Unframe:     func(r io.Reader) io.Reader { return &bedrockReader{dec: eventstream.NewDecoder(r)} },
+	Split:       eventstream.Split,
+	IsFramed:    isFramed,
+}
+
+// isFramed: an event stream message starts with its total length, at most
+// 16 MiB, so its first byte is 0; text SSE never starts with a NUL.
+func isFramed(head []byte) bool { return len(head) > 0 && head[0] == 0 }
+
+// Header values of the messages Bedrock sends.
+const (
+	bedrockChunk = "chunk"
+	jsonType     = "application/json"
+)
+
+// sseFields reads the event name and the data (its lines joined by "\n")
+// of one SSE event, whatever its line ends.
+func sseFields(event []byte) (name string, data []byte) {
+	var lines [][]byte
+	for _, line := range bytes.Split(bytes.ReplaceAll(event, []byte("\r\n"), []byte("\n")), []byte("\n")) {
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "event":
+			name = string(value)
+		case "data":
+			lines = append(lines, value)
+		}
+	}
+	return name, bytes.Join(lines, []byte("\n"))
+}
+
+// frameBedrock renders one Messages event as Bedrock sends it: an error
+// event as an exception, any other event with data as a chunk; a comment
+// or an event without data is nothing.
+func frameBedrock(event []byte) []byte {
+	name, data := sseFields(event)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	var m eventstream.Message
+	if exception, message, ok := errorEvent(name, data); ok {
+		payload, _ := json.Marshal(map[string]string{"message": message})
+		m = eventstream.Message{Headers: []eventstream.Header{
+			eventstream.String(":exception-type", exception),
+			eventstream.String(":content-type", jsonType),
+			eventstream.String(":message-type", "exception"),
+		}, Payload: payload}
+	} else {
+		payload, _ := json.Marshal(map[string]string{"bytes": base64.StdEncoding.EncodeToString(data)})
+		m = eventstream.Message{Headers: []eventstream.Header{
+			eventstream.String(":event-type", bedrockChunk),
+			eventstream.String(":content-type", jsonType),
+			eventstream.String(":message-type", "event"),
+		}, Payload: payload}
+	}
+	out, err := eventstream.Append(nil, m)
+	if err != nil {
+		// Only an event over the 16 MiB bound of one message fails, and
+		// no event this project writes comes near it.
+		panic(err)
+	}
+	return out
+}
+
+// errorEvent reads an Anthropic error event ("event: error", or data whose
+// type is "error") as the Bedrock exception that carries it: the error's
+// own type when it is already an exception's name, else the exception
+// Bedrock answers that kind of failure with.
+func errorEvent(name string, data []byte) (exception, message string, ok bool) {
+	var e struct {
+		Type  string `json:"type"`
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &e) != nil || (name != "error" && e.Type != "error") {
+		return "", "", false
+	}
+	return bedrockException(e.Error.Type), e.Error.Message, true
+}
+
+// bedrockException is the exception of an Anthropic error type.
+func bedrockException(errorType string) string {
+	switch {
+	case strings.HasSuffix(errorType, "Exception"):
+		return errorType
+	case errorType == "rate_limit_error":
+		return "throttlingException"
+	case errorType == "overloaded_error":
+		return "serviceUnavailableException"
+	case errorType == "invalid_request_error":
+		return "validationException"
+	}
+	return "internalServerException"
+}
+
+// ErrBadChunk is matched by the error of a Bedrock chunk whose payload is
+// not {"bytes": base64 of a JSON object}.
+var ErrBadChunk = errors.New("not a Bedrock chunk")
+
+// bedrockReader reads a Bedrock event stream as Messages SSE events, one
+// message at a time.
+type bedrockReader struct {
+	dec     *eventstream.Decoder
+	pending []byte // the SSE text of the message read last, not yet read out
+	err     error
+}
+
+func (r *bedrockReader) Read(p []byte) (int, error) {
+	for len(r.pending) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.pending, r.err = r.next()
+	}
+	n := copy(p, r.pending)
+	r.pending = r.pending[n:]
+	return n, nil
+}
+
+// next reads one message as SSE text: a chunk as its event, an exception as
+// an error event, a message of another event type (one Bedrock may add) as
+// nothing.
+func (r *bedrockReader) next() ([]byte, error) {
+	at := r.dec.Offset()
+	m, err := r.dec.Next()
+	if err != nil {
+		return nil, err
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("bedrock: message at byte %d: %s: %w", at, fmt.Sprintf(format, a...), ErrBadChunk)
+	}
+	switch kind := m.Get(":message-type"); kind {
+	case "exception", "error":
+		exception := m.Get(":exception-type")
+		if exception == "" {
+			exception = m.Get(":error-code")
+		}
+		var body struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(m.Payload, &body) != nil || body.Message == "" {
+			body.Message = string(m.Payload)
+		}
+		data, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": exception, "message": body.Message}})
+		return sseEvent("error", data), nil
+	case "event":
+	default:
+		return nil, bad(":message-type %q, neither event nor exception", kind)
+	}
+	if typ := m.Get(":event-type"); typ != bedrockChunk {
+		return nil, nil
+	}
+	var chunk struct {
+		Bytes *string `json:"bytes"`
+	}
+	if err := json.Unmarshal(m.Payload, &chunk); err != nil {
+		return nil, bad("the payload is not JSON (%v)", err)
+	}
+	if chunk.Bytes == nil {
+		return nil, bad("the payload has no \"bytes\"")
+	}
+	data, err := base64.StdEncoding.DecodeString(*chunk.Bytes)
+	if err != nil {
+		return nil, bad("\"bytes\" is not base64 (%v)", err)
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, bad("\"bytes\" is not a JSON event (%v)", err)
+	}
+	// One SSE data line: an event's JSON may come indented.
+	var line bytes.Buffer
+	json.Compact(&line, data)
+	return sseEvent(head.Type, line.Bytes()), nil
+}
+
+// sseEvent is "event: name\ndata: data\n\n" (no event line when name is "").
+func sseEvent(name string, data []byte) []byte {
+	var b []byte
+	if name != "" {
+		b = append(append(append(b, "event: "...), name...), '\n')
+	}
+	b = append(append(append(b, "data: "...), data...), "\n\n"...)
+	return b
+}
