@@ -99,7 +99,8 @@ type Format struct {
 	// the format has none.
 	WholePath func(model string) string
 	// APIPath, for a format whose paths begin with their own API version
-	// (Gemini's /v1beta/models/..., Vertex AI's /v1/projects/...), returns
+	// (Gemini's /v1beta/models/..., Vertex AI's /v1/projects/...) or have
+	// none (Bedrock's /model/...), returns
 	// the part of a request path that follows the provider's root URL, any
 	// prefix before the version dropped, and false for a path the format
 	// does not serve: what a proxy joins to its upstream. nil for the

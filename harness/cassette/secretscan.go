@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentvcr/agentvcr/wire"
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 )
 
@@ -204,6 +206,13 @@ func views(text string) []view {
 	out := []view{{"", text}}
 	if dec := percentDecode(text); dec != text {
 		out = append(out, view{"URL-decoded", dec})
+	}
+	if f := wire.Detect([]byte(text)); f.Framing != nil && f.Framing.IsFramed([]byte(text)) {
+		// A framed answer (Bedrock's) carries its events base64 in binary
+		// messages: read them, as far as they read, and scan them too.
+		logical, _ := io.ReadAll(f.LogicalStream(strings.NewReader(text)))
+		out = append(out, view{"its " + f.Framing.Name + " read", string(logical)})
+		text = string(logical)
 	}
 	j := joiner{paths: map[string]*strings.Builder{}}
 	if json.Valid([]byte(text)) {

@@ -52,7 +52,7 @@ func TestCredentialsDoNotReachTheAgent(t *testing.T) {
 			got = append(got, line)
 		}
 	}
-	want := []string{"ANTHROPIC_API_KEY=" + DummyKey, "GEMINI_API_KEY=" + DummyKey, "KEEP_ME_TOKEN=kept-on-purpose", "OPENAI_API_KEY=" + DummyKey}
+	want := []string{"ANTHROPIC_API_KEY=" + DummyKey, "AZURE_OPENAI_API_KEY=" + DummyKey, "GEMINI_API_KEY=" + DummyKey, "KEEP_ME_TOKEN=kept-on-purpose", "OPENAI_API_KEY=" + DummyKey}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the agent's credentials (-want +got):\n%s", diff)
 	}

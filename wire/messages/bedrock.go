@@ -45,6 +45,7 @@ var Bedrock = &agent.Format{
 	Path:           func(model string) string { return bedrockModel + url.PathEscape(model) + bedrockStream },
 	WholePath:      func(model string) string { return bedrockModel + url.PathEscape(model) + bedrockWhole },
 	PathModel:      bedrockPathModel,
+	APIPath:        bedrockAPIPath,
 	Serves:         func(path string) bool { _, _, ok := cutBedrockPath(path); return ok },
 	BasePath:       "",
 	Header: func(h http.Header, key string) {
@@ -91,6 +92,15 @@ func cutBedrockPath(path string) (model string, stream, ok bool) {
 		return "", false, false
 	}
 	return model, stream, model != ""
+}
+
+// bedrockAPIPath is the path from /model/ on, any prefix dropped: what a
+// proxy joins to the runtime endpoint, whose root is the API's.
+func bedrockAPIPath(path string) (string, bool) {
+	if _, _, ok := cutBedrockPath(path); !ok {
+		return "", false
+	}
+	return path[strings.Index(path, bedrockModel):], true
 }
 
 func bedrockPathModel(path string) (string, bool) {

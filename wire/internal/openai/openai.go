@@ -17,11 +17,18 @@ func BearerHeader(h http.Header, key string) {
 	}
 }
 
-// BearerKey is the key of an "Authorization: Bearer <key>" header.
+// BearerKey is the key of an "Authorization: Bearer <key>" header, or,
+// with none, of an "api-key" header: Azure OpenAI's, which takes either
+// (a resource key in api-key, an Entra ID token or a key as the bearer).
 func BearerKey(h http.Header) string {
-	key, _ := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
-	return key
+	if key, ok := strings.CutPrefix(h.Get("Authorization"), "Bearer "); ok {
+		return key
+	}
+	return h.Get(AzureKeyHeader)
 }
+
+// AzureKeyHeader is the header Azure OpenAI reads a resource key from.
+const AzureKeyHeader = "api-key"
 
 // ErrorBody is OpenAI's error body, {"error":{"message","type","code"}}, the
 // shape both formats answer a refused request with. status does not change
