@@ -8,7 +8,9 @@ import "embed"
 // the demo's benign Messages quirk variants "messages/quirks/demo.<quirk>.yaml",
 // and the OpenAI Responses recordings, "responses/<name>.yaml" and
 // "responses/quirks/<name>.<quirk>.yaml", and the Gemini recordings,
-// "gemini/<name>.yaml" and "gemini/<name>.en.yaml".
+// "gemini/<name>.yaml" and "gemini/<name>.en.yaml", and the recordings of
+// Anthropic's routes, "bedrock/<name>.yaml" (Bedrock's binary event
+// stream, kept as !!binary) and "vertex-anthropic/<name>.yaml".
 //
-//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml gemini/*.yaml
+//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml gemini/*.yaml bedrock/*.yaml vertex-anthropic/*.yaml
 var FS embed.FS

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unicode/utf8"
 
 	vcr "github.com/dnaeon/go-vcr/v2/cassette"
 )
@@ -72,9 +73,11 @@ func TestAnswersFromEveryCassette(t *testing.T) {
 			for n, i := range c.loaded.Interactions {
 				inFile := c.answers != nil && c.answers.spans[n] != nil
 				// yaml.v3 writes a string with line breaks as a literal
-				// block, or double-quoted when a \r is in it
+				// block, or double-quoted when a \r is in it; bytes that
+				// are not UTF-8 (Bedrock's binary event stream) it writes
+				// as !!binary, base64 that is decoded whole, into memory
 				body := want.Interactions[n].Response.Body
-				if strings.Contains(body, "\n") && (!inFile || i.Response.Body != "") {
+				if strings.Contains(body, "\n") && utf8.ValidString(body) && (!inFile || i.Response.Body != "") {
 					t.Errorf("%s: answer %d is held in memory, want it read from the file", path, n+1)
 				}
 				switch {
@@ -100,8 +103,8 @@ func TestAnswersFromEveryCassette(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files != 134 {
-		t.Errorf("%d cassettes, want 134: update the count when cassettes are added", files)
+	if files != 154 {
+		t.Errorf("%d cassettes, want 154: update the count when cassettes are added", files)
 	}
 	t.Logf("%d answers of %d cassettes read from their files, %d held in memory", fromFile, files, inMemory)
 }

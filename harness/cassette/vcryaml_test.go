@@ -53,7 +53,10 @@ func likeYAML(t *testing.T, name string, data []byte) bool {
 }
 
 // TestFastDecodeEveryCassette: every cassette in the repository takes the
-// fast path and decodes as yaml.v3 decodes it.
+// fast path and decodes as yaml.v3 decodes it, but those holding a binary
+// answer (Bedrock's event stream, written as !!binary), which the fast
+// path leaves to yaml.v3: they decode as yaml.v3 decodes them, by
+// yaml.v3.
 func TestFastDecodeEveryCassette(t *testing.T) {
 	n := 0
 	err := filepath.WalkDir(filepath.Join("..", "..", "cassettes"), func(path string, e fs.DirEntry, err error) error {
@@ -64,7 +67,7 @@ func TestFastDecodeEveryCassette(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if !likeYAML(t, path, data) {
+		if !likeYAML(t, path, data) && !bytes.Contains(data, []byte(": !!binary ")) {
 			t.Errorf("%s: the fast path declined it", path)
 		}
 		n++
@@ -73,8 +76,8 @@ func TestFastDecodeEveryCassette(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 134 {
-		t.Errorf("%d cassettes, want 134: update the count when cassettes are added", n)
+	if n != 154 {
+		t.Errorf("%d cassettes, want 154: update the count when cassettes are added", n)
 	}
 }
 

@@ -45,9 +45,13 @@ type derivation struct {
 
 // derivationOf is a format's derivation: derivedFrom under every quirk
 // (each refuses another format's streams), but for Anthropic Messages, whose
-// variants are the demo's under its own quirks alone, and Gemini, which has
-// none (its quirks are proven on its fixtures and by conform -api gemini).
+// variants are the demo's under its own quirks alone, and Gemini and the
+// routes of another format (Bedrock's, Vertex AI's), which have none (their
+// quirks are proven on fixtures, through the chaos proxy and by conform).
 func derivationOf(f *agent.Format) derivation {
+	if f.Carries != nil {
+		return derivation{}
+	}
 	switch f {
 	case messages.Format:
 		return derivation{[]string{demo.ScriptDemo}, quirk.OfAPI(f.Name)}
