@@ -32,8 +32,14 @@ type Framing struct {
 	Split func(body []byte) [][]byte
 	// IsFramed reports whether a stream that starts with head is framed
 	// rather than in the logical form (text SSE starts with a printable
-	// byte; a framed message with its length's high byte, zero).
+	// byte; a framed message with its length's high byte, zero). It needs
+	// no more than the first byte.
 	IsFramed func(head []byte) bool
+	// Claims reports whether a framed stream that starts with head is this
+	// format's rather than another's of the same framing (Bedrock's two
+	// routes), from its first whole message: what Detect asks. nil claims
+	// every framed stream.
+	Claims func(head []byte) bool
 }
 
 // StreamContentType is the Content-Type of f's streams:

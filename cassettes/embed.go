@@ -10,7 +10,8 @@ import "embed"
 // "responses/quirks/<name>.<quirk>.yaml", and the Gemini recordings,
 // "gemini/<name>.yaml" and "gemini/<name>.en.yaml", and the recordings of
 // Anthropic's routes, "bedrock/<name>.yaml" (Bedrock's binary event
-// stream, kept as !!binary) and "vertex-anthropic/<name>.yaml".
+// stream, kept as !!binary) and "vertex-anthropic/<name>.yaml", and the
+// Bedrock Converse recordings, "converse/<name>.yaml" (binary too).
 //
-//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml gemini/*.yaml bedrock/*.yaml vertex-anthropic/*.yaml
+//go:embed *.yaml quirks/*.yaml messages/*.yaml messages/quirks/*.yaml responses/*.yaml responses/quirks/*.yaml gemini/*.yaml bedrock/*.yaml vertex-anthropic/*.yaml converse/*.yaml
 var FS embed.FS

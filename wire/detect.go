@@ -16,7 +16,7 @@ import (
 // the stream (the first few KiB are plenty).
 func Detect(head []byte) *agent.Format {
 	for _, f := range All() {
-		if f.Framing != nil && f.Framing.IsFramed(head) {
+		if f.Framing != nil && f.Framing.IsFramed(head) && (f.Framing.Claims == nil || f.Framing.Claims(head)) {
 			return f
 		}
 	}

@@ -47,6 +47,30 @@ var asRequest = map[string]func(answer []byte) ([]byte, error){
 		}
 		return bytes.Replace(body, []byte(`{"model":"m",`), []byte(`{"anthropic_version":"bedrock-2023-05-31",`), 1), nil
 	},
+	"converse": func(answer []byte) ([]byte, error) {
+		var r struct {
+			Output struct {
+				Message struct {
+					Content []map[string]json.RawMessage `json:"content"`
+				} `json:"message"`
+			} `json:"output"`
+		}
+		if err := json.Unmarshal(answer, &r); err != nil {
+			return nil, err
+		}
+		content, _ := json.Marshal(r.Output.Message.Content)
+		var results []string
+		for _, b := range r.Output.Message.Content {
+			var u struct {
+				ToolUseID string `json:"toolUseId"`
+			}
+			if json.Unmarshal(b["toolUse"], &u) == nil && u.ToolUseID != "" {
+				results = append(results, fmt.Sprintf(`{"toolResult":{"toolUseId":%q,"content":[{"text":"ok"}]}}`, u.ToolUseID))
+			}
+		}
+		return fmt.Appendf(nil, `{"messages":[{"role":"user","content":[{"text":"go"}]},{"role":"assistant","content":%s},{"role":"user","content":[%s]}]}`,
+			content, strings.Join(results, ",")), nil
+	},
 	"vertex-anthropic": func(answer []byte) ([]byte, error) {
 		body, err := messagesAsRequest(answer)
 		if err != nil {

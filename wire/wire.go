@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/chat"
+	"github.com/agentvcr/agentvcr/wire/converse"
 	"github.com/agentvcr/agentvcr/wire/gemini"
 	"github.com/agentvcr/agentvcr/wire/messages"
 	"github.com/agentvcr/agentvcr/wire/responses"
@@ -15,7 +16,7 @@ import (
 // the only list of formats: a new format is registered here and nowhere
 // else.
 func All() []*agent.Format {
-	return []*agent.Format{chat.Format, messages.Format, responses.Format, gemini.Format, messages.Bedrock, messages.Vertex}
+	return []*agent.Format{chat.Format, messages.Format, responses.Format, gemini.Format, messages.Bedrock, messages.Vertex, converse.Format}
 }
 
 // Default is the format used when none is named: chat completions.

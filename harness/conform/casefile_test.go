@@ -141,7 +141,7 @@ func TestCaseFileRefusals(t *testing.T) {
 		{"same id", map[string]string{"a.txtar": good, "b.txtar": good},
 			"bad case file DIR/b.txtar: id mine is also the id of DIR/a.txtar"},
 		{"unknown api", map[string]string{"a.txtar": strings.Replace(good, "api: chat", "api: chatgpt", 1)},
-			"bad case file DIR/a.txtar:2: unknown wire format \"chatgpt\": want chat, messages, responses, gemini, bedrock, vertex-anthropic"},
+			"bad case file DIR/a.txtar:2: unknown wire format \"chatgpt\": want chat, messages, responses, gemini, bedrock, vertex-anthropic, converse"},
 		{"unknown quirk", map[string]string{"a.txtar": strings.Replace(good, "quirks: crlf", "quirks: crlf + nope", 1)},
 			"bad case file DIR/a.txtar:5: unknown case \"crlf+nope\": unknown quirk \"nope\""},
 		{"another format's quirk", map[string]string{"a.txtar": strings.Replace(good, "quirks: crlf", "quirks: messages_crlf", 1)},

@@ -144,7 +144,7 @@ func TestBadCommands(t *testing.T) {
 		{"an agent that exits 0 without calling the server", testAgentCommand(t, agentSilent),
 			"the agent exited with code 0 without sending a request to the case's URL"},
 		{"an agent that posts elsewhere", testAgentCommand(t, agentWrongPath),
-			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses, .../v1beta/models/MODEL:streamGenerateContent, .../model/MODEL/invoke-with-response-stream or .../v1/projects/PROJECT/locations/global/publishers/anthropic/models/MODEL:streamRawPredict, or GET .../v1/models"},
+			"the agent exited with code 1 without sending a request to the case's URL (stderr: test agent: status 404 Not Found); it called the server elsewhere, which answered 404: no route for POST /s/CASE/v1/completions: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses, .../v1beta/models/MODEL:streamGenerateContent, .../model/MODEL/invoke-with-response-stream, .../v1/projects/PROJECT/locations/global/publishers/anthropic/models/MODEL:streamRawPredict or .../model/MODEL/converse-stream, or GET .../v1/models"},
 		{"an agent that hangs", testAgentCommand(t, agentHang),
 			"the agent sent no request and was still running after -timeout 200ms: killed"},
 	}

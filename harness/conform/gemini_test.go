@@ -23,7 +23,7 @@ func TestFormatsFollowWireNames(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(wire.Names(), ",") {
 		t.Errorf("Formats() = %v, wire.Names() = %v", got, wire.Names())
 	}
-	if _, err := FormatByName("vertex"); !errors.Is(err, ErrUnknownFormat) || err.Error() != `unknown wire format "vertex": want chat, messages, responses, gemini, bedrock, vertex-anthropic` {
+	if _, err := FormatByName("vertex"); !errors.Is(err, ErrUnknownFormat) || err.Error() != `unknown wire format "vertex": want chat, messages, responses, gemini, bedrock, vertex-anthropic, converse` {
 		t.Errorf("FormatByName(vertex) = %v", err)
 	}
 }

@@ -157,7 +157,7 @@ func TestMergeReportsRefuses(t *testing.T) {
 		{"a case of no catalog", []Report{{Name: "future.json", Checks: []Check{{ID: "clean", API: "chat"}, {ID: "index_plus_7", API: "chat"}}}},
 			"future.json reports the case index_plus_7, which this agentvcr's -api chat catalog does not have: use the agentvcr that ran conform"},
 		{"an unknown format", []Report{{Name: "odd.json", Checks: []Check{{ID: "clean", API: "completions"}}}},
-			`odd.json: unknown wire format "completions": want chat, messages, responses, gemini, bedrock, vertex-anthropic`},
+			`odd.json: unknown wire format "completions": want chat, messages, responses, gemini, bedrock, vertex-anthropic, converse`},
 	} {
 		_, _, err := MergeReports(tt.reports)
 		if want := "cannot merge the reports: " + tt.want; !errors.Is(err, ErrBadMerge) || err.Error() != want {

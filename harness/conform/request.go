@@ -131,7 +131,7 @@ var ErrUnknownFormat = errors.New("unknown wire format")
 // Formats returns every format conform speaks, in wire.All's order (a test
 // keeps the two lists in step).
 func Formats() []Format {
-	return []Format{chatFormat, messagesFormat, responsesFormat, geminiFormat, bedrockFormat, vertexFormat}
+	return []Format{chatFormat, messagesFormat, responsesFormat, geminiFormat, bedrockFormat, vertexFormat, converseFormat}
 }
 
 // FormatByName returns the format named chat, messages, responses or

@@ -14,7 +14,7 @@ import (
 // Anthropic Messages'. It is the only list of quirks: ByName, OfAPI and
 // Names read it.
 func All() []Quirk {
-	all := slices.Concat(chatQuirks(), responsesQuirks(), messagesQuirks(), geminiQuirks(), bedrockQuirks())
+	all := slices.Concat(chatQuirks(), responsesQuirks(), messagesQuirks(), geminiQuirks(), bedrockQuirks(), converseQuirks())
 	slices.SortStableFunc(all, func(a, b Quirk) int {
 		switch {
 		case a.Benign == b.Benign:

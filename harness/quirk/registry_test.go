@@ -106,7 +106,7 @@ func TestOnArgumentsQuirks(t *testing.T) {
 			got = append(got, q.Name)
 		}
 	}
-	want := []string{"args_cumulative", "args_one_rune", "args_repeated_at_end", "args_split_escapes",
+	want := []string{"args_cumulative", "args_one_rune", "args_repeated_at_end", "args_split_escapes", "converse_input_whole",
 		"gemini_args_streamed", "gemini_args_streamed_ids_repeated", "gemini_args_streamed_one_rune", "gemini_args_streamed_out_of_order", "gemini_args_streamed_split_escapes",
 		"messages_args_one_rune", "messages_args_split_escapes",
 		"responses_args_done_differs", "responses_args_one_rune", "responses_args_only_in_done", "responses_args_only_in_item_done"}

@@ -132,7 +132,7 @@ func TestQuirksKeepToTheirFormat(t *testing.T) {
 			other = chat
 		case "chat":
 			other = resp
-		case "messages", "gemini", "bedrock":
+		case "messages", "gemini", "bedrock", "converse":
 			continue // TestEveryQuirkRefusesOtherFormats
 		default:
 			out, err := q.Apply(resp, 3)

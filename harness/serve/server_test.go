@@ -66,7 +66,7 @@ func TestServeRoutesAndModels(t *testing.T) {
 		{"a composed quirk's case lists its cassette's", "GET", "/s/demo~no_done+crlf/v1/models", 200,
 			`{"object":"list","data":[{"id":"demo","object":"model","created":1767225600,"owned_by":"agentvcr"}]}`},
 		{"an unknown path", "GET", "/v1/embeddings", 404,
-			`{"error":{"code":"not_found","message":"no route for GET /v1/embeddings: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses, .../v1beta/models/MODEL:streamGenerateContent, .../model/MODEL/invoke-with-response-stream or .../v1/projects/PROJECT/locations/global/publishers/anthropic/models/MODEL:streamRawPredict, or GET .../v1/models","type":"invalid_request_error"}}`},
+			`{"error":{"code":"not_found","message":"no route for GET /v1/embeddings: use POST .../v1/chat/completions, .../v1/messages, .../v1/responses, .../v1beta/models/MODEL:streamGenerateContent, .../model/MODEL/invoke-with-response-stream, .../v1/projects/PROJECT/locations/global/publishers/anthropic/models/MODEL:streamRawPredict or .../model/MODEL/converse-stream, or GET .../v1/models","type":"invalid_request_error"}}`},
 		{"the wrong method", "GET", "/s/demo/v1/chat/completions", 405,
 			`{"error":{"code":"invalid_request_error","message":"GET is not allowed on /v1/chat/completions","type":"invalid_request_error"}}`},
 	}

@@ -108,7 +108,7 @@ func TestProxyRefusesBadFlags(t *testing.T) {
 			want: `-fault: bad fault "reset:2@0": TURN must be 1 or more (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)`},
 		{args: append(up, "-fault", "stall@two"), code: 2,
 			want: `-fault: bad fault "stall@two": TURN must be 1 or more (want KIND[:N][@TURN], KIND one of 429, 500, stall, reset, error-event, ws-split, ws-pair, ws-close, ws-close-bare, ws-ping, ws-error, ws-forget, ws-refuse)`},
-		{args: append(up, "-api", "grpc", "-quirk", "crlf"), code: 2, want: `-api: unknown api "grpc" (want chat, messages, responses, gemini, bedrock, vertex-anthropic)`},
+		{args: append(up, "-api", "grpc", "-quirk", "crlf"), code: 2, want: `-api: unknown api "grpc" (want chat, messages, responses, gemini, bedrock, vertex-anthropic, converse)`},
 		{args: []string{"-quirk", "crlf"}, code: 2, want: "no upstream: pass -upstream URL (the provider's base URL, e.g. https://api.openai.com/v1)"},
 		{args: up, code: 2, want: "nothing to break: pass -quirk Q or -fault KIND (agentvcr record is the plain proxy)"},
 		{args: append(up, "-quirk", "crlf", "extra"), code: 2, want: `unexpected argument "extra"`},

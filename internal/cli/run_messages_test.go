@@ -86,7 +86,7 @@ func TestRunMessagesUsageErrors(t *testing.T) {
 		stderr string
 	}{
 		{"unknown -api", []string{"run", "-api", "vertex"}, nil, 2,
-			"agentvcr run: -api: unknown api \"vertex\" (want chat, messages, responses, gemini, bedrock, vertex-anthropic)\n"},
+			"agentvcr run: -api: unknown api \"vertex\" (want chat, messages, responses, gemini, bedrock, vertex-anthropic, converse)\n"},
 		{"no gateway names the Anthropic variable", []string{"run", "-api", "messages", "-model", "m"}, nil, 2,
 			"agentvcr run: no gateway: pass -base-url URL or set ANTHROPIC_BASE_URL (e.g. https://api.anthropic.com)\n"},
 		{"no key names ANTHROPIC_API_KEY", []string{"run", "-api", "messages", "-model", "m"}, map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:1", "OPENAI_API_KEY": "k"}, 1,

@@ -45,11 +45,12 @@ type derivation struct {
 
 // derivationOf is a format's derivation: derivedFrom under every quirk
 // (each refuses another format's streams), but for Anthropic Messages, whose
-// variants are the demo's under its own quirks alone, and Gemini and the
-// routes of another format (Bedrock's, Vertex AI's), which have none (their
-// quirks are proven on fixtures, through the chaos proxy and by conform).
+// variants are the demo's under its own quirks alone, and Gemini, the routes
+// of another format (Bedrock's, Vertex AI's) and the framed formats
+// (Converse), which have none (their quirks are proven on fixtures,
+// through the chaos proxy and by conform).
 func derivationOf(f *agent.Format) derivation {
-	if f.Carries != nil {
+	if f.Carries != nil || f.Framing != nil {
 		return derivation{}
 	}
 	switch f {

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/tools"
+	"github.com/agentvcr/agentvcr/wire/internal/bedrock"
 	"github.com/agentvcr/agentvcr/wire/internal/turn"
 )
 
@@ -17,12 +17,11 @@ import (
 // Bedrock carries, in the body: Bedrock takes no anthropic-version header.
 const BedrockVersion = "bedrock-2023-05-31"
 
-// The paths of Bedrock's runtime API for one model: the stream
+// The methods of Bedrock's runtime API for one model: the stream
 // (InvokeModelWithResponseStream) and the whole answer (InvokeModel).
 const (
-	bedrockModel  = "/model/"
-	bedrockStream = "/invoke-with-response-stream"
-	bedrockWhole  = "/invoke"
+	bedrockStream = "invoke-with-response-stream"
+	bedrockWhole  = "invoke"
 )
 
 // Bedrock is Anthropic's Messages API on Amazon Bedrock, through
@@ -42,30 +41,26 @@ var Bedrock = &agent.Format{
 	KeyEnv:         "AWS_BEARER_TOKEN_BEDROCK",
 	BaseURLEnv:     "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
 	ExampleBaseURL: "https://bedrock-runtime.us-east-1.amazonaws.com",
-	Path:           func(model string) string { return bedrockModel + url.PathEscape(model) + bedrockStream },
-	WholePath:      func(model string) string { return bedrockModel + url.PathEscape(model) + bedrockWhole },
+	Path:           func(model string) string { return bedrock.ModelPrefix + url.PathEscape(model) + "/" + bedrockStream },
+	WholePath:      func(model string) string { return bedrock.ModelPrefix + url.PathEscape(model) + "/" + bedrockWhole },
 	PathModel:      bedrockPathModel,
 	APIPath:        bedrockAPIPath,
 	Serves:         func(path string) bool { _, _, ok := cutBedrockPath(path); return ok },
 	BasePath:       "",
-	Header: func(h http.Header, key string) {
-		if key != "" {
-			h.Set("Authorization", "Bearer "+key)
-		}
-	},
-	Key:           bearerKey,
-	Body:          BedrockBody,
-	Merge:         func(r io.Reader) (*agent.Turn, error) { return Merge(bedrockLogical(r)) },
-	Check:         Check,
-	Decode:        BedrockDecode,
-	Turn:          turn.ByRole,
-	Write:         BedrockWrite,
-	Response:      Response,
-	IsStreamEvent: func(string, []byte) bool { return false }, // its events are Anthropic's: Detect finds it by its framing
-	ErrorEvent:    "event: error\n" + `data: {"type":"error","error":{"type":"modelStreamErrorException","message":"agentvcr fault: the gateway failed mid-stream"}}` + "\n\n",
-	ErrorBody:     bedrockErrorBody,
-	Framing:       bedrockFraming,
-	Carries:       Format,
+	Header:         bedrock.Header,
+	Key:            bedrock.BearerKey,
+	Body:           BedrockBody,
+	Merge:          func(r io.Reader) (*agent.Turn, error) { return Merge(bedrockLogical(r)) },
+	Check:          Check,
+	Decode:         BedrockDecode,
+	Turn:           turn.ByRole,
+	Write:          BedrockWrite,
+	Response:       Response,
+	IsStreamEvent:  func(string, []byte) bool { return false }, // its events are Anthropic's: Detect finds it by its framing
+	ErrorEvent:     "event: error\n" + `data: {"type":"error","error":{"type":"modelStreamErrorException","message":"agentvcr fault: the gateway failed mid-stream"}}` + "\n\n",
+	ErrorBody:      bedrock.ErrorBody,
+	Framing:        bedrockFraming,
+	Carries:        Format,
 }
 
 // bedrockLogical reads a Bedrock stream, framed or already Messages SSE.
@@ -74,48 +69,22 @@ func bedrockLogical(r io.Reader) io.Reader {
 	return f.LogicalStream(r)
 }
 
-// cutBedrockPath splits a path (after any prefix) into the model id and
-// whether it streams. The id is everything between /model/ and the method:
-// an inference profile's ARN has slashes in it.
+// cutBedrockPath splits a path into the model id and whether it streams.
 func cutBedrockPath(path string) (model string, stream, ok bool) {
-	i := strings.Index(path, bedrockModel)
-	if i < 0 {
-		return "", false, false
-	}
-	rest := path[i+len(bedrockModel):]
-	switch {
-	case strings.HasSuffix(rest, bedrockStream):
-		model, stream = strings.TrimSuffix(rest, bedrockStream), true
-	case strings.HasSuffix(rest, bedrockWhole):
-		model = strings.TrimSuffix(rest, bedrockWhole)
-	default:
-		return "", false, false
-	}
-	return model, stream, model != ""
+	return bedrock.CutPath(path, bedrockStream, bedrockWhole)
 }
 
-// bedrockAPIPath is the path from /model/ on, any prefix dropped: what a
-// proxy joins to the runtime endpoint, whose root is the API's.
+// bedrockAPIPath is the path from /model/ on (bedrock.APIPath).
 func bedrockAPIPath(path string) (string, bool) {
 	if _, _, ok := cutBedrockPath(path); !ok {
 		return "", false
 	}
-	return path[strings.Index(path, bedrockModel):], true
+	return bedrock.APIPath(path), true
 }
 
 func bedrockPathModel(path string) (string, bool) {
 	model, stream, _ := cutBedrockPath(path)
 	return model, stream
-}
-
-// bearerKey is the token of an "Authorization: Bearer ..." header; a SigV4
-// signature is no key.
-func bearerKey(h http.Header) string {
-	token, ok := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
-	if !ok {
-		return ""
-	}
-	return token
 }
 
 // bedrockRequest is the body Bedrock takes: Body's, with anthropic_version
@@ -174,12 +143,4 @@ func BedrockWrite(model, conversation string, index int, t *agent.Turn) []string
 		out = append(out, e)
 	}
 	return out
-}
-
-// bedrockErrorBody is Bedrock's error body, {"message": ...}; the
-// exception's name travels in the x-amzn-ErrorType header, which a body
-// cannot carry.
-func bedrockErrorBody(_ int, _, message string) []byte {
-	body, _ := json.Marshal(map[string]string{"message": message})
-	return body
 }

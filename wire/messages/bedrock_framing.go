@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/wire/eventstream"
+	"github.com/agentvcr/agentvcr/wire/internal/bedrock"
 )
 
 // The Bedrock framing of a Messages stream (InvokeModelWithResponseStream):
@@ -28,67 +29,27 @@ var bedrockFraming = &agent.Framing{
 	Frame:       frameBedrock,
 	Unframe:     func(r io.Reader) io.Reader { return &bedrockReader{dec: eventstream.NewDecoder(r)} },
 	Split:       eventstream.Split,
-	IsFramed:    isFramed,
-}
-
-// isFramed: an event stream message starts with its total length, at most
-// 16 MiB, so its first byte is 0; text SSE never starts with a NUL.
-func isFramed(head []byte) bool { return len(head) > 0 && head[0] == 0 }
-
-// Header values of the messages Bedrock sends.
-const (
-	bedrockChunk = "chunk"
-	jsonType     = "application/json"
-)
-
-// sseFields reads the event name and the data (its lines joined by "\n")
-// of one SSE event, whatever its line ends.
-func sseFields(event []byte) (name string, data []byte) {
-	var lines [][]byte
-	for _, line := range bytes.Split(bytes.ReplaceAll(event, []byte("\r\n"), []byte("\n")), []byte("\n")) {
-		field, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimPrefix(value, []byte(" "))
-		switch string(field) {
-		case "event":
-			name = string(value)
-		case "data":
-			lines = append(lines, value)
-		}
-	}
-	return name, bytes.Join(lines, []byte("\n"))
+	IsFramed:    bedrock.IsFramed,
+	// ConverseStream's first message is a messageStart event, not a chunk
+	Claims: func(head []byte) bool {
+		t := bedrock.FirstEventType(head)
+		return t == "" || t == bedrock.Chunk
+	},
 }
 
 // frameBedrock renders one Messages event as Bedrock sends it: an error
 // event as an exception, any other event with data as a chunk; a comment
 // or an event without data is nothing.
 func frameBedrock(event []byte) []byte {
-	name, data := sseFields(event)
+	name, data := bedrock.SSEFields(event)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
 	}
-	var m eventstream.Message
 	if exception, message, ok := errorEvent(name, data); ok {
-		payload, _ := json.Marshal(map[string]string{"message": message})
-		m = eventstream.Message{Headers: []eventstream.Header{
-			eventstream.String(":exception-type", exception),
-			eventstream.String(":content-type", jsonType),
-			eventstream.String(":message-type", "exception"),
-		}, Payload: payload}
-	} else {
-		payload, _ := json.Marshal(map[string]string{"bytes": base64.StdEncoding.EncodeToString(data)})
-		m = eventstream.Message{Headers: []eventstream.Header{
-			eventstream.String(":event-type", bedrockChunk),
-			eventstream.String(":content-type", jsonType),
-			eventstream.String(":message-type", "event"),
-		}, Payload: payload}
+		return bedrock.ExceptionMessage(exception, message)
 	}
-	out, err := eventstream.Append(nil, m)
-	if err != nil {
-		// Only an event over the 16 MiB bound of one message fails, and
-		// no event this project writes comes near it.
-		panic(err)
-	}
-	return out
+	payload, _ := json.Marshal(map[string]string{"bytes": base64.StdEncoding.EncodeToString(data)})
+	return bedrock.EventMessage(bedrock.Chunk, payload)
 }
 
 // errorEvent reads an Anthropic error event ("event: error", or data whose
@@ -160,25 +121,14 @@ func (r *bedrockReader) next() ([]byte, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("bedrock: message at byte %d: %s: %w", at, fmt.Sprintf(format, a...), ErrBadChunk)
 	}
-	switch kind := m.Get(":message-type"); kind {
-	case "exception", "error":
-		exception := m.Get(":exception-type")
-		if exception == "" {
-			exception = m.Get(":error-code")
-		}
-		var body struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(m.Payload, &body) != nil || body.Message == "" {
-			body.Message = string(m.Payload)
-		}
-		data, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": exception, "message": body.Message}})
-		return sseEvent("error", data), nil
-	case "event":
-	default:
+	if exception, message, ok := bedrock.Exception(m); ok {
+		data, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": exception, "message": message}})
+		return bedrock.SSEEvent("error", data), nil
+	}
+	if kind := m.Get(":message-type"); kind != "event" {
 		return nil, bad(":message-type %q, neither event nor exception", kind)
 	}
-	if typ := m.Get(":event-type"); typ != bedrockChunk {
+	if m.Get(":event-type") != bedrock.Chunk {
 		return nil, nil
 	}
 	var chunk struct {
@@ -203,15 +153,5 @@ func (r *bedrockReader) next() ([]byte, error) {
 	// One SSE data line: an event's JSON may come indented.
 	var line bytes.Buffer
 	json.Compact(&line, data)
-	return sseEvent(head.Type, line.Bytes()), nil
-}
-
-// sseEvent is "event: name\ndata: data\n\n" (no event line when name is "").
-func sseEvent(name string, data []byte) []byte {
-	var b []byte
-	if name != "" {
-		b = append(append(append(b, "event: "...), name...), '\n')
-	}
-	b = append(append(append(b, "data: "...), data...), "\n\n"...)
-	return b
+	return bedrock.SSEEvent(head.Type, line.Bytes()), nil
 }

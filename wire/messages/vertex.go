@@ -52,7 +52,7 @@ var Vertex = &agent.Format{
 			h.Set("Authorization", "Bearer "+key)
 		}
 	},
-	Key:           bearerKey,
+	Key:           vertexToken,
 	Body:          VertexBody,
 	Merge:         Merge,
 	Check:         Check,
@@ -64,6 +64,15 @@ var Vertex = &agent.Format{
 	ErrorEvent:    Format.ErrorEvent,
 	ErrorBody:     ErrorBody,
 	Carries:       Format,
+}
+
+// vertexToken is the OAuth access token of an "Authorization: Bearer"
+// header, "" when there is none.
+func vertexToken(h http.Header) string {
+	if token, ok := strings.CutPrefix(h.Get("Authorization"), "Bearer "); ok {
+		return token
+	}
+	return ""
 }
 
 // vertexPrefix is the path to the publisher's models of the project and
