@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentvcr/agentvcr/wire"
+	"github.com/agentvcr/agentvcr/wire/chat"
 )
 
 // formatTable is the usage texts' list of wire formats, one per line: the
@@ -17,6 +18,7 @@ func formatTable() string {
 		fmt.Fprintf(&b, "  %-10s %s: POST {base}%s\n  %-10s base URL $%s (e.g. %s), key $%s\n",
 			f.Name, f.Title, f.Path("MODEL"), "", f.BaseURLEnv, f.ExampleBaseURL, f.KeyEnv)
 	}
+	b.WriteString(chat.AzureUsage) // a route of the OpenAI formats, on their paths
 	return b.String()
 }
 

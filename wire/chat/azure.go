@@ -8,3 +8,8 @@ package chat
 func AzureEnv(root, key string) [][2]string {
 	return [][2]string{{"AZURE_OPENAI_ENDPOINT", root}, {"AZURE_OPENAI_API_KEY", key}, {"OPENAI_API_VERSION", "2024-10-21"}}
 }
+
+// AzureUsage is the usage texts' line on Azure OpenAI, a route of the two
+// OpenAI formats: the paths they are served on there, and its key.
+const AzureUsage = "  Azure OpenAI: chat or responses at {endpoint}/openai/deployments/DEPLOYMENT/chat/completions\n" +
+	"             (or .../responses) ?api-version=V, or at {endpoint}/openai/v1/...; key in api-key or the bearer\n"
