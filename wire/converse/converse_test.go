@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentvcr/agentvcr/agent"
+	"github.com/agentvcr/agentvcr/internal/benchstream"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/eventstream"
 	"github.com/agentvcr/agentvcr/wire/internal/bedrock"
@@ -236,10 +237,14 @@ func BenchmarkMergeConverseStream64MiB(b *testing.B) {
 	stream := framed(strings.Join(Write("m", "bench", 0, turn), ""))
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
+	var peak uint64
 	for b.Loop() {
-		got, err := Merge(bytes.NewReader(stream))
+		var got *agent.Turn
+		var err error
+		peak = max(peak, benchstream.PeakHeap(func() { got, err = Merge(bytes.NewReader(stream)) }))
 		if err != nil || len(got.ToolCalls) != len(turn.ToolCalls) {
 			b.Fatalf("merged %d calls (want %d): %v", len(got.ToolCalls), len(turn.ToolCalls), err)
 		}
 	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 }

@@ -234,22 +234,31 @@ func FuzzBedrockMerge(f *testing.F) {
 	})
 }
 
-// BenchmarkMergeBedrockStream64MiB is the Messages benchmark's 64 MiB
-// stream framed as Bedrock sends it: memory stays flat (one message at a
-// time is held), whatever the stream's length.
-func BenchmarkMergeBedrockStream64MiB(b *testing.B) {
-	logical, calls := benchstream.Messages(64 << 20)
-	var stream []byte
-	for _, ev := range splitEvents(logical) {
-		stream = append(stream, Bedrock.FrameEvent(ev)...)
-	}
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	for b.Loop() {
-		turn, err := Bedrock.Merge(bytes.NewReader(stream))
-		if err != nil || len(turn.ToolCalls) != calls {
-			b.Fatalf("merged %d calls (want %d): %v", len(turn.ToolCalls), calls, err)
+// BenchmarkMergeBedrockStream is the Messages benchmark's stream framed as
+// Bedrock sends it, at 16 and 64 MiB of events: the heap's rise
+// (peak-heap-MiB, garbage not yet collected included) stays the same
+// however long the stream, one message held at a time.
+func BenchmarkMergeBedrockStream(b *testing.B) {
+	for _, size := range []int{16 << 20, 64 << 20} {
+		logical, calls := benchstream.Messages(size)
+		var stream []byte
+		for _, ev := range splitEvents(logical) {
+			stream = append(stream, Bedrock.FrameEvent(ev)...)
 		}
+		b.Run(strconv.Itoa(size>>20)+"MiB", func(b *testing.B) {
+			b.SetBytes(int64(len(stream)))
+			b.ReportAllocs()
+			var peak uint64
+			for b.Loop() {
+				var turn *agent.Turn
+				var err error
+				peak = max(peak, benchstream.PeakHeap(func() { turn, err = Bedrock.Merge(bytes.NewReader(stream)) }))
+				if err != nil || len(turn.ToolCalls) != calls {
+					b.Fatalf("merged %d calls (want %d): %v", len(turn.ToolCalls), calls, err)
+				}
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
 	}
 }
 
