@@ -131,27 +131,78 @@ func (r *bedrockReader) next() ([]byte, error) {
 	if m.Get(":event-type") != bedrock.Chunk {
 		return nil, nil
 	}
-	var chunk struct {
-		Bytes *string `json:"bytes"`
+	b64, ok := chunkBytes(m.Payload)
+	if !ok {
+		var chunk struct {
+			Bytes *string `json:"bytes"`
+		}
+		if err := json.Unmarshal(m.Payload, &chunk); err != nil {
+			return nil, bad("the payload is not JSON (%v)", err)
+		}
+		if chunk.Bytes == nil {
+			return nil, bad("the payload has no \"bytes\"")
+		}
+		b64 = []byte(*chunk.Bytes)
 	}
-	if err := json.Unmarshal(m.Payload, &chunk); err != nil {
-		return nil, bad("the payload is not JSON (%v)", err)
-	}
-	if chunk.Bytes == nil {
-		return nil, bad("the payload has no \"bytes\"")
-	}
-	data, err := base64.StdEncoding.DecodeString(*chunk.Bytes)
+	data := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+	n, err := base64.StdEncoding.Decode(data, b64)
 	if err != nil {
 		return nil, bad("\"bytes\" is not base64 (%v)", err)
 	}
-	var head struct {
-		Type string `json:"type"`
+	data = data[:n]
+	typ, ok := eventType(data)
+	if !ok {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(data, &head); err != nil {
+			return nil, bad("\"bytes\" is not a JSON event (%v)", err)
+		}
+		typ = head.Type
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, bad("\"bytes\" is not a JSON event (%v)", err)
+	if bytes.ContainsAny(data, "\r\n") {
+		// One SSE data line: an event's JSON may come indented.
+		var line bytes.Buffer
+		json.Compact(&line, data)
+		data = line.Bytes()
 	}
-	// One SSE data line: an event's JSON may come indented.
-	var line bytes.Buffer
-	json.Compact(&line, data)
-	return bedrock.SSEEvent(head.Type, line.Bytes()), nil
+	return bedrock.SSEEvent(typ, data), nil
+}
+
+// chunkBytes reads the base64 of a chunk's payload as Bedrock writes it,
+// {"bytes":"..."} or {"bytes":"...","p":"..."} (its padding, letters),
+// without a JSON decoder: false for any other shape, which the decoder
+// then reads. Base64 has no character JSON escapes.
+func chunkBytes(payload []byte) ([]byte, bool) {
+	rest, ok := bytes.CutPrefix(payload, []byte(`{"bytes":"`))
+	if !ok {
+		return nil, false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return nil, false
+	}
+	b64, tail := rest[:end], rest[end:]
+	if string(tail) == `"}` {
+		return b64, true
+	}
+	pad, ok := bytes.CutPrefix(tail, []byte(`","p":"`))
+	if !ok || !bytes.HasSuffix(pad, []byte(`"}`)) || bytes.ContainsAny(pad[:len(pad)-2], "\"\\") {
+		return nil, false
+	}
+	return b64, true
+}
+
+// eventType reads the type of an event whose JSON starts with its "type"
+// member, as Anthropic writes every event; false for any other.
+func eventType(data []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(data, []byte(`{"type":"`))
+	if !ok {
+		return "", false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return "", false
+	}
+	return string(rest[:end]), true
 }

@@ -273,3 +273,27 @@ func splitEvents(b []byte) [][]byte {
 	}
 	return out
 }
+
+// A chunk's payload in any member order, padded or with escaped slashes,
+// reads as the same event: the fast path takes Bedrock's own two shapes,
+// the JSON decoder every other.
+func TestBedrockChunkShapes(t *testing.T) {
+	event := `{"type":"message_start","message":{"id":"msg_1","x":"???"}}`
+	b64 := base64.StdEncoding.EncodeToString([]byte(event + "  "))
+	escaped := strings.ReplaceAll(b64, "/", `\/`)
+	if escaped == b64 {
+		t.Fatalf("%s has no slash to escape", b64)
+	}
+	for _, payload := range []string{
+		`{"bytes":"` + b64 + `"}`,
+		`{"bytes":"` + b64 + `","p":"abcdefgh"}`,
+		`{"p":"abcd","bytes":"` + b64 + `"}`,
+		`{"bytes":"` + escaped + `"}`,
+		`{ "bytes" : "` + b64 + `" }`,
+	} {
+		got, err := io.ReadAll(Bedrock.LogicalStream(bytes.NewReader(chunk(t, payload))))
+		if want := "event: message_start\ndata: " + event + "  \n\n"; err != nil || string(got) != want {
+			t.Errorf("%s:\n got %q, %v\nwant %q", payload, got, err, want)
+		}
+	}
+}
