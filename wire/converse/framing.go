@@ -20,7 +20,7 @@ var framing = &agent.Framing{
 	Name:        "AWS event stream",
 	ContentType: eventstream.MediaType,
 	Frame:       frame,
-	Unframe:     func(r io.Reader) io.Reader { return &reader{dec: eventstream.NewDecoder(r)} },
+	Unframe:     func(r io.Reader) io.Reader { return bedrock.NewReader(r, messageEvent) },
 	Split:       eventstream.Split,
 	IsFramed:    bedrock.IsFramed,
 	// InvokeModelWithResponseStream's messages are chunks
@@ -69,34 +69,9 @@ func member(data []byte) (string, []byte, bool) {
 // JSON object.
 var ErrBadEvent = errors.New("not a ConverseStream event")
 
-// reader reads a ConverseStream event stream as its logical form, one
-// message at a time.
-type reader struct {
-	dec     *eventstream.Decoder
-	pending []byte
-	err     error
-}
-
-func (r *reader) Read(p []byte) (int, error) {
-	for len(r.pending) == 0 {
-		if r.err != nil {
-			return 0, r.err
-		}
-		r.pending, r.err = r.next()
-	}
-	n := copy(p, r.pending)
-	r.pending = r.pending[n:]
-	return n, nil
-}
-
-// next reads one message: an event as {"<type>": payload}, an exception as
-// an error event.
-func (r *reader) next() ([]byte, error) {
-	at := r.dec.Offset()
-	m, err := r.dec.Next()
-	if err != nil {
-		return nil, err
-	}
+// messageEvent reads one message: an event as {"<type>": payload}, an exception
+// as an error event.
+func messageEvent(m eventstream.Message, at int64) ([]byte, error) {
 	if name, message, ok := bedrock.Exception(m); ok {
 		data, _ := json.Marshal(map[string]string{"type": name, "message": message})
 		return bedrock.SSEEvent("error", data), nil

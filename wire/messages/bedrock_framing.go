@@ -27,7 +27,7 @@ var bedrockFraming = &agent.Framing{
 	Name:        "AWS event stream",
 	ContentType: eventstream.MediaType,
 	Frame:       frameBedrock,
-	Unframe:     func(r io.Reader) io.Reader { return &bedrockReader{dec: eventstream.NewDecoder(r)} },
+	Unframe:     func(r io.Reader) io.Reader { return bedrock.NewReader(r, chunkEvent) },
 	Split:       eventstream.Split,
 	IsFramed:    bedrock.IsFramed,
 	// ConverseStream's first message is a messageStart event, not a chunk
@@ -89,35 +89,10 @@ func bedrockException(errorType string) string {
 // not {"bytes": base64 of a JSON object}.
 var ErrBadChunk = errors.New("not a Bedrock chunk")
 
-// bedrockReader reads a Bedrock event stream as Messages SSE events, one
-// message at a time.
-type bedrockReader struct {
-	dec     *eventstream.Decoder
-	pending []byte // the SSE text of the message read last, not yet read out
-	err     error
-}
-
-func (r *bedrockReader) Read(p []byte) (int, error) {
-	for len(r.pending) == 0 {
-		if r.err != nil {
-			return 0, r.err
-		}
-		r.pending, r.err = r.next()
-	}
-	n := copy(p, r.pending)
-	r.pending = r.pending[n:]
-	return n, nil
-}
-
-// next reads one message as SSE text: a chunk as its event, an exception as
-// an error event, a message of another event type (one Bedrock may add) as
-// nothing.
-func (r *bedrockReader) next() ([]byte, error) {
-	at := r.dec.Offset()
-	m, err := r.dec.Next()
-	if err != nil {
-		return nil, err
-	}
+// chunkEvent reads one message as SSE text: a chunk as its event, an
+// exception as an error event, a message of another event type (one
+// Bedrock may add) as nothing.
+func chunkEvent(m eventstream.Message, at int64) ([]byte, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("bedrock: message at byte %d: %s: %w", at, fmt.Sprintf(format, a...), ErrBadChunk)
 	}
