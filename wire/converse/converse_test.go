@@ -3,15 +3,16 @@ package converse
 import (
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/internal/benchstream"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/eventstream"
 	"github.com/agentvcr/agentvcr/wire/internal/bedrock"
@@ -196,31 +197,11 @@ func FuzzMerge(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		whole, werr := Merge(bytes.NewReader(body))
-		bytewise, berr := Merge(&oneByte{body})
-		if !cmp.Equal(whole, bytewise) || errText(werr) != errText(berr) {
+		bytewise, berr := Merge(iotest.OneByteReader(bytes.NewReader(body)))
+		if !cmp.Equal(whole, bytewise) || streamtest.ErrText(werr) != streamtest.ErrText(berr) {
 			t.Fatalf("whole %+v, %v; a byte at a time %+v, %v", whole, werr, bytewise, berr)
 		}
 	})
-}
-
-type oneByte struct{ b []byte }
-
-func (r *oneByte) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	p[0], r.b = r.b[0], r.b[1:]
-	return 1, nil
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // BenchmarkMergeConverseStream64MiB: a 64 MiB ConverseStream answer (the

@@ -12,9 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/agentvcr/agentvcr/agent"
 	"github.com/agentvcr/agentvcr/internal/benchstream"
+	"github.com/agentvcr/agentvcr/internal/streamtest"
 	"github.com/agentvcr/agentvcr/tools"
 	"github.com/agentvcr/agentvcr/wire/eventstream"
 	"github.com/google/go-cmp/cmp"
@@ -87,31 +89,11 @@ func TestBedrockReaderAnyPieces(t *testing.T) {
 			t.Fatal(err)
 		}
 		whole, werr := Bedrock.Merge(bytes.NewReader(body))
-		bytewise, berr := Bedrock.Merge(&oneByte{body})
-		if !cmp.Equal(whole, bytewise) || errText(werr) != errText(berr) {
+		bytewise, berr := Bedrock.Merge(iotest.OneByteReader(bytes.NewReader(body)))
+		if !cmp.Equal(whole, bytewise) || streamtest.ErrText(werr) != streamtest.ErrText(berr) {
 			t.Errorf("%s: read whole %+v, %v; a byte at a time %+v, %v", path, whole, werr, bytewise, berr)
 		}
 	}
-}
-
-type oneByte struct{ b []byte }
-
-func (r *oneByte) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	p[0], r.b = r.b[0], r.b[1:]
-	return 1, nil
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Every bad input is an error that names the byte offset of the message,
@@ -227,8 +209,8 @@ func FuzzBedrockMerge(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		whole, werr := Bedrock.Merge(bytes.NewReader(body))
-		bytewise, berr := Bedrock.Merge(&oneByte{body})
-		if !cmp.Equal(whole, bytewise) || errText(werr) != errText(berr) {
+		bytewise, berr := Bedrock.Merge(iotest.OneByteReader(bytes.NewReader(body)))
+		if !cmp.Equal(whole, bytewise) || streamtest.ErrText(werr) != streamtest.ErrText(berr) {
 			t.Fatalf("whole %+v, %v; a byte at a time %+v, %v", whole, werr, bytewise, berr)
 		}
 	})
